@@ -91,7 +91,8 @@ static const char *write_word(const struct model_field *f)
 static void effects(struct arena *a, struct dt *o, const struct model_field *f)
 {
     const struct model_field_ext *x = model_field_ext(f);
-    SET(a, o, "access", dt_str_ref(a, access_word(f)));
+    /* one its peripheral gives: written there (peripheral()) */
+    SET(a, o, "access", f->access_inherited ? dt_null() : dt_str_ref(a, access_word(f)));
     SET(a, o, "modified_write_values", dt_str_ref(a, write_word(f)));
     SET(a, o, "read_action", dt_str_ref(a, svd_read_word(x->read_effect)));
     struct dt *wc = dt_null();
@@ -467,10 +468,13 @@ static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char
     SET(a, o, "alternate", str_or_null(a, group ? NULL : alt));
     SET(a, o, "dim", dim);
     SET(a, o, "offset", hex(a, addr - cluster_base(x->cluster)));
-    SET(a, o, "size", dt_int(a, r->size));
-    SET(a, o, "protection", str_or_null(a, x->protection));
-    SET(a, o, "reset", hex(a, r->reset));
-    SET(a, o, "reset_mask", x->has_reset_mask ? hex(a, x->reset_mask) : dt_null());
+    /* what it took from its peripheral is written there (peripheral()) */
+    unsigned mine = MODEL_PROPS_ALL & ~x->inherited;
+    SET(a, o, "size", mine & MODEL_PROP_SIZE ? dt_int(a, r->size) : dt_null());
+    SET(a, o, "protection", str_or_null(a, mine & MODEL_PROP_PROTECTION ? x->protection : NULL));
+    SET(a, o, "reset", mine & MODEL_PROP_RESET ? hex(a, r->reset) : dt_null());
+    SET(a, o, "reset_mask",
+        x->has_reset_mask && mine & MODEL_PROP_RESET_MASK ? hex(a, x->reset_mask) : dt_null());
     /* a register written without fields: its one field's access and effects on it */
     const struct model_field *whole =
         r->nfields && model_field_ext(r->fields[0])->whole ? r->fields[0] : NULL;
@@ -880,34 +884,72 @@ static size_t written_run(struct arena *a, const struct model_block *b, size_t i
     return has_ats(b) ? 0 : inst_run(a, b, i, index, incr);
 }
 
+/* The model_prop bits some register of 'b' takes from its peripheral (access: some field). */
+static unsigned props_taken(const struct model_block *b)
+{
+    unsigned taken = 0;
+    for (size_t i = 0; i < b->nregs; i++) {
+        const struct model_reg *r = b->regs[i];
+        taken |= model_reg_ext(r)->inherited & ~MODEL_PROP_ACCESS;
+        for (size_t k = 0; k < r->nfields; k++)
+            if (r->fields[k]->access_inherited)
+                taken |= MODEL_PROP_ACCESS;
+    }
+    return taken;
+}
+
+/* Of the registers' properties of 'b' (reg_props), those some register takes from its
+ * peripheral and the reader's defaults do not give (size 32, reset 0, no access, protection
+ * or resetMask: the device -t svd writes gives none). */
+static struct model_periph_props written_props(const struct model_block *b)
+{
+    struct model_periph_props p = b->reg_props, o = {0};
+    unsigned taken = props_taken(b);
+    o.size = taken & MODEL_PROP_SIZE && p.size != 32 ? p.size : 0;
+    o.access = taken & MODEL_PROP_ACCESS ? p.access : NULL;
+    o.protection = taken & MODEL_PROP_PROTECTION ? p.protection : NULL;
+    o.has_reset = taken & MODEL_PROP_RESET && p.has_reset && p.reset != 0;
+    o.reset = p.reset;
+    o.has_reset_mask = taken & MODEL_PROP_RESET_MASK && p.has_reset_mask;
+    o.reset_mask = p.reset_mask;
+    return o;
+}
+
+/*
+ * The register properties a peripheral writes: the block's that its registers take from it,
+ * when it is written with them ('regs'); else, for a block with a type_of, on its first
+ * peripheral ('typed'), those that are not its type_of's: derived with those and no registers
+ * (and no addressBlock), svdconv does not call it modified, the SVD reader gives it its base's
+ * type again and its registers that write none of their own take them. NULLs for any other.
+ */
+static void periph_props(struct arena *a, struct dt *o, const struct model_block *b, bool regs,
+                         bool typed)
+{
+    struct model_periph_props w = regs    ? written_props(b)
+                                  : typed ? b->type_of_props
+                                          : (struct model_periph_props){0};
+    SET(a, o, "size", w.size ? dt_int(a, w.size) : dt_null());
+    SET(a, o, "access", str_or_null(a, w.access));
+    SET(a, o, "protection", str_or_null(a, w.protection));
+    SET(a, o, "reset", w.has_reset ? hex(a, w.reset) : dt_null());
+    SET(a, o, "reset_mask", w.has_reset_mask ? hex(a, w.reset_mask) : dt_null());
+}
+
 /*
  * Instance 'inst' of block 'b' (NULL: a block without instances, at address 0), written as
  * 'name' (with 'dim' when it is a list's element 0); 'own': it is written with the registers
  * 'regs', else derivedFrom the block's first instance.
  */
-/*
- * The register properties of a block with a type_of, on its first peripheral: derived with
- * those and no registers (and no addressBlock), svdconv does not call it modified, and the
- * SVD reader gives it its base's type again. NULLs for any other.
- */
-static void type_of_props(struct arena *a, struct dt *o, const struct model_block *b, bool first)
-{
-    const struct model_periph_props *p = first && b->type_of ? &b->type_of_props : NULL;
-    SET(a, o, "access", str_or_null(a, p ? p->access : NULL));
-    SET(a, o, "protection", str_or_null(a, p ? p->protection : NULL));
-    SET(a, o, "reset", p && p->has_reset ? hex(a, p->reset) : dt_null());
-    SET(a, o, "reset_mask", p && p->has_reset_mask ? hex(a, p->reset_mask) : dt_null());
-}
-
 static struct dt *peripheral(struct arena *a, const struct model_block *b,
                              const struct model_instance *inst, const char *name, struct dt *dim,
                              struct dt *regs, bool own, uint64_t base)
 {
     struct dt *o = dt_obj(a);
     bool first = !inst || inst->index == 0 || own;
-    type_of_props(a, o, b, first);
-    if (b->type_of && inst && !own) /* its registers are its type_of's: derived from it */
+    bool typed = first && b->type_of && inst && !own;
+    if (typed) /* its registers are its type_of's: derived from it */
         first = false;
+    periph_props(a, o, b, first, typed);
     const char *derived = inst && inst->derived_from       ? inst->derived_from
                           : first                          ? NULL
                           : b->type_of && inst->index == 0 ? b->type_of->name
@@ -1138,26 +1180,39 @@ static void report_dropped(struct diag *dg, const struct model_spec *s)
     arena_release(&a);
 }
 
-/* Do 'r' and 'q' (one register of two blocks) have the same reset, protection and access? */
+/*
+ * Does register 'r' of a block with a type_of read back as it is from 'q', the same register of
+ * the type_of, written derived from it with type_of_props (peripheral())? A property 'q' takes
+ * from its peripheral, 'r' must take from its own (which writes its value); one 'q' writes
+ * itself, 'r' must have the same.
+ */
 static bool same_reg_props(const struct model_reg *r, const struct model_reg *q)
 {
     const struct model_reg_ext *x = model_reg_ext(r), *y = model_reg_ext(q);
-    if (r->reset != q->reset || x->has_reset_mask != y->has_reset_mask ||
-        x->reset_mask != y->reset_mask || !util_same_text(x->protection, y->protection) ||
+    if ((x->inherited & y->inherited) != y->inherited)
+        return false;
+    if ((!(y->inherited & MODEL_PROP_RESET) && r->reset != q->reset) ||
+        (!(y->inherited & MODEL_PROP_RESET_MASK) &&
+         (x->has_reset_mask != y->has_reset_mask || x->reset_mask != y->reset_mask)) ||
+        (!(y->inherited & MODEL_PROP_PROTECTION) &&
+         !util_same_text(x->protection, y->protection)) ||
         r->nfields != q->nfields)
         return false;
-    for (size_t i = 0; i < r->nfields; i++)
-        if (r->fields[i]->access != q->fields[i]->access ||
-            !util_same_text(r->fields[i]->access_text, q->fields[i]->access_text))
+    for (size_t i = 0; i < r->nfields; i++) {
+        const struct model_field *f = r->fields[i], *g = q->fields[i];
+        if (g->access_inherited
+                ? !f->access_inherited
+                : f->access != g->access || !util_same_text(f->access_text, g->access_text))
             return false;
+    }
     return true;
 }
 
 /*
  * A block with a type_of is written derived from it, with its own properties and no registers
- * (peripheral()); where its registers' reset, protection or access are not its type_of's, read
- * back they are (-t svd writes every register's reset and every field's access): said at the
- * first such register (svd-out-dropped).
+ * (peripheral()); where its registers' reset, protection or access are not what they read back
+ * as (same_reg_props: a regspec's registers hold theirs, so read back they are the type_of's),
+ * said at the first such register (svd-out-dropped).
  */
 static void report_type_of_regs(struct diag *dg, const struct model_spec *s)
 {

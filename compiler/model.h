@@ -147,6 +147,8 @@ struct model_field {
     enum regc_access access;  /* REGC_ACCESS_UNKNOWN when not a known spelling */
     struct srcpos pos;
     bool implicit; /* made from <gap> (why= in 'desc') or a gaps= rule */
+    bool access_inherited; /* SVD: neither it nor its register wrote an <access>: its
+                            * peripheral's (or device's), which -t svd writes there */
 };
 
 /* <rule name= expr=>message</rule> */
@@ -168,6 +170,16 @@ struct model_at {
     struct srcpos pos;
 };
 
+/* SVD's registerPropertiesGroup, as bits of a register's 'inherited' */
+enum model_prop {
+    MODEL_PROP_SIZE = 1,
+    MODEL_PROP_ACCESS = 2,
+    MODEL_PROP_PROTECTION = 4,
+    MODEL_PROP_RESET = 8,
+    MODEL_PROP_RESET_MASK = 16,
+};
+#define MODEL_PROPS_ALL 31
+
 /*
  * The memory-mapped (SVD) additions of a register, apart as a field's are
  * (struct model_field_ext): NULL until model_reg_ext_set(); read through
@@ -188,6 +200,9 @@ struct model_reg_ext {
     bool has_reset_mask;
     bool taken; /* SVD: taken from the base by the derived cluster or peripheral it is in, not
                    written there (as a cluster's 'taken') */
+    unsigned char inherited; /* model_prop bits it took from its peripheral (or the device),
+                                neither it nor a cluster of its writing them: -t svd writes
+                                them on the peripheral (block->reg_props); 0 for a regspec's */
 };
 
 /* <register name="NAME{HI-LO}" space= address= stride= width= size= reset= gaps=> */
@@ -519,8 +534,9 @@ struct model_alt_group {
     const char *group;
 };
 
-/* The register properties an SVD peripheral writes itself (a block's type_of_props). */
+/* Register properties an SVD peripheral gives (a block's reg_props, type_of_props). */
 struct model_periph_props {
+    unsigned size;                   /* 0: not written */
     const char *access, *protection; /* NULL: not written */
     bool has_reset, has_reset_mask;
     uint64_t reset, reset_mask;
@@ -554,6 +570,9 @@ struct model_block {
     const struct model_instance *type_of;
     struct model_periph_props type_of_props; /* with type_of: the properties its peripheral
                                                 writes that are not its base's (-t svd) */
+    struct model_periph_props reg_props; /* SVD: the properties its peripheral (and the device)
+                                            give its registers, for those that take them
+                                            (model_reg_ext's 'inherited') */
     struct srcpos pos;
 };
 

@@ -48,6 +48,7 @@ struct props {
     const char *mwv, *read_action; /* register level, for its fields */
     struct srcpos mwv_pos, ra_pos;
     struct model_write_constraint wc; /* register level */
+    unsigned own; /* model_prop bits a cluster or the register wrote (not its peripheral) */
 };
 
 /* A peripheral's model block, found by its node (for derived instances). */
@@ -388,17 +389,19 @@ static void take_props(struct builder *b, const struct svd_node *n, struct props
     if (number(b, n, SVD_T_SIZE, &v)) {
         p->size = v > 1024 ? 1024 : (unsigned)v;
         p->size_pos = tpos(n, SVD_T_SIZE);
+        p->own |= MODEL_PROP_SIZE;
     }
     if (n->text[SVD_T_ACCESS]) {
         p->access = n->text[SVD_T_ACCESS];
         p->access_pos = tpos(n, SVD_T_ACCESS);
+        p->own |= MODEL_PROP_ACCESS;
     }
     if (n->text[SVD_T_PROTECTION])
-        p->protection = n->text[SVD_T_PROTECTION];
+        p->protection = n->text[SVD_T_PROTECTION], p->own |= MODEL_PROP_PROTECTION;
     if (number(b, n, SVD_T_RESET, &v))
-        p->reset = v;
+        p->reset = v, p->own |= MODEL_PROP_RESET;
     if (number(b, n, SVD_T_RESET_MASK, &v))
-        p->reset_mask = v, p->has_reset_mask = true;
+        p->reset_mask = v, p->has_reset_mask = true, p->own |= MODEL_PROP_RESET_MASK;
 }
 
 /* ---------------------------------------------------------------- fields */
@@ -731,6 +734,7 @@ static void add_field(struct builder *b, struct model_reg *r, const struct svd_n
     field_effects(b, f, n, p);
     field_access(b, f, n->text[SVD_T_ACCESS] ? n->text[SVD_T_ACCESS] : p->access,
                  n->text[SVD_T_ACCESS] ? tpos(n, SVD_T_ACCESS) : p->access_pos);
+    f->access_inherited = !n->text[SVD_T_ACCESS] && !(p->own & MODEL_PROP_ACCESS);
     f->reset = (r->reset >> lsb) & model_field_max(f);
     field_values(b, f, n);
     arena_push(b->a, (void ***)&r->fields, &r->nfields, cap, f);
@@ -832,6 +836,8 @@ static void reg_reset(struct builder *b, struct model_reg *r, const struct svd_n
                     "bits above are dropped",
                     r->reset, r->name, r->width);
         r->reset &= width_bits;
+        /* written on the register: its peripheral's would be cut again, with the warning */
+        model_reg_ext_set(b->a, r)->inherited &= (unsigned char)~MODEL_PROP_RESET;
     }
     struct model_reg_ext *x = model_reg_ext_set(b->a, r);
     x->has_reset_mask = p->has_reset_mask;
@@ -939,6 +945,7 @@ static struct model_reg *new_reg(struct builder *b, const struct svd_node *n, co
     if (n->text[SVD_T_ALT_GROUP]) /* svdconv's CMSIS names carry it (context_cmsis.c) */
         model_block_add_alt_group(b->a, b->blk, r, n->text[SVD_T_ALT_GROUP]);
     x->array_index = array_index(b, n, d);
+    x->inherited = (unsigned char)(MODEL_PROPS_ALL & ~p->own);
     reg_reset(b, r, n, p);
     return r;
 }
@@ -964,6 +971,7 @@ static void whole_field(struct builder *b, struct model_reg *r, const struct svd
     f->reset = r->reset;
     field_effects(b, f, n, p);
     field_access(b, f, p->access, p->access_pos);
+    f->access_inherited = !(p->own & MODEL_PROP_ACCESS);
     arena_push(b->a, (void ***)&r->fields, &r->nfields, cap, f);
 }
 
@@ -1460,6 +1468,18 @@ static struct model_periph_props props_not_base(const struct props *p, const str
     return o;
 }
 
+/* The properties 'p' gives the registers that write none (model_block's reg_props). */
+static struct model_periph_props props_given(const struct props *p)
+{
+    return (struct model_periph_props){.size = p->size,
+                                       .access = access_spelled(p->access),
+                                       .protection = p->protection,
+                                       .has_reset = true,
+                                       .reset = p->reset,
+                                       .has_reset_mask = p->has_reset_mask,
+                                       .reset_mask = p->reset_mask};
+}
+
 static void made_as(struct builder *b, const struct svd_node *n, struct model_block *blk,
                     const struct props *p)
 {
@@ -1478,6 +1498,7 @@ static struct model_block *new_block(struct builder *b, const struct svd_node *n
     blk->prepend = n->text[SVD_T_PREPEND];
     blk->append = n->text[SVD_T_APPEND];
     blk->pos = n->pos;
+    blk->reg_props = props_given(p);
     blk->names_qualified = true;
     size_t cap = arena_push_cap(b->spec->nblocks);
     arena_push(b->a, (void ***)&b->spec->blocks, &b->spec->nblocks, &cap, blk);
@@ -1558,6 +1579,7 @@ static void read_periph(struct builder *b, struct svd_node *n, const struct prop
         return;
     struct props p = *dev;
     take_props(b, n, &p);
+    p.own = 0; /* the peripheral's and the device's: its registers take them from it */
     struct dim d;
     bool bad;
     bool dim = read_dim(b, n, &d, &bad);

@@ -18,6 +18,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/tap.sh
 tap_setup regc tmp
+. tests/svd/same-but-levels.sh
 svd=tests/svd/derive-dim.svd
 
 if "$regc" "$svd" -t json -o "$tmp/dd.json" 2>"$tmp/err" && [ ! -s "$tmp/err" ]; then
@@ -93,7 +94,7 @@ fi
 got=$(grep -o '<instance name="SER[AB]"[^>]*derived-from="[^"]*"' "$tmp/dd.xml" 2>/dev/null |
     sed 's/<instance name="\([A-Z]*\)".*derived-from="\([^"]*\)"/\1 \2/' | tr '\n' ' ')
 if [ "$got" = "SERA UART%s SERB UART%s " ] && "$regc" "$tmp/dd.xml" -t svd -o "$tmp/rs.svd" 2>/dev/null &&
-    cmp -s "$tmp/dd.svd" "$tmp/rs.svd"; then
+    svd_same_but_levels "$tmp/dd.svd" "$tmp/rs.svd"; then
     tap_ok "derive-dim.svd -t regspec: SERA and SERB derived-from UART%s; its -t svd is the file's"
 else
     tap_fail "derive-dim.svd -t regspec: SERA and SERB derived-from UART%s; its -t svd is the file's" \
