@@ -1173,53 +1173,40 @@ static struct dt *layout_lines(struct ctx *c, struct layout_row *rows, size_t n)
     return lines;
 }
 
-static struct dt *masks_json(struct ctx *c, const struct model_masks *m)
+/*
+ * A register's masks: "c_masks", each a C literal of 'size' bits, or with 'model' "masks", the
+ * model's (-t json), each in hex.
+ */
+static struct dt *masks_json(struct ctx *c, const struct model_masks *m, unsigned size, bool model)
 {
-    struct dt *o = dt_obj(c->a);
-    SET(c, o, "mbz", hex(c, m->mbz));
-    SET(c, o, "mb1", hex(c, m->mb1));
-    SET(c, o, "ignored", hex(c, m->ignored));
-    SET(c, o, "ro", hex(c, m->ro));
-    SET(c, o, "wo", hex(c, m->wo));
-    SET(c, o, "w1c", hex(c, m->w1c));
-    SET(c, o, "w1s", hex(c, m->w1s));
-    SET(c, o, "writable", hex(c, m->writable));
-    SET(c, o, "preserve", hex(c, m->preserve)); /* the gap class (i27m) */
-    /* the write side effects of memory-mapped registers (RW0C ... WOO), as the C header's */
-    SET(c, o, "w0", hex(c, m->w0));
-    SET(c, o, "w1t", hex(c, m->w1t));
-    SET(c, o, "wany", hex(c, m->wany));
-    SET(c, o, "once", hex(c, m->once));
-    return o;
-}
-
-static struct dt *c_masks_json(struct ctx *c, const struct model_masks *m, unsigned size)
-{
-    /* "rmw": the bits a safe write takes from 'wanted' (RW, RW-V) */
-    uint64_t rmw = m->writable & m->keep;
     const struct {
         struct dt_key key;
         uint64_t bits;
-    } lits[] = {{DT_KEY("mbz"), m->mbz},
-                {DT_KEY("mb1"), m->mb1},
-                {DT_KEY("ignored"), m->ignored},
-                {DT_KEY("ro"), m->ro},
-                {DT_KEY("wo"), m->wo},
-                {DT_KEY("w1c"), m->w1c},
-                {DT_KEY("w1s"), m->w1s},
-                {DT_KEY("writable"), m->writable},
-                {DT_KEY("keep"), m->keep},
-                {DT_KEY("volatile"), m->volatile_},
-                {DT_KEY("levels"), m->level},
-                {DT_KEY("preserve"), m->preserve},
-                {DT_KEY("w0"), m->w0},
-                {DT_KEY("w1t"), m->w1t},
-                {DT_KEY("wany"), m->wany},
-                {DT_KEY("once"), m->once},
-                {DT_KEY("rmw"), rmw}};
+        bool model;
+    } masks[] = {{DT_KEY("mbz"), m->mbz, true},
+                 {DT_KEY("mb1"), m->mb1, true},
+                 {DT_KEY("ignored"), m->ignored, true},
+                 {DT_KEY("ro"), m->ro, true},
+                 {DT_KEY("wo"), m->wo, true},
+                 {DT_KEY("w1c"), m->w1c, true},
+                 {DT_KEY("w1s"), m->w1s, true},
+                 {DT_KEY("writable"), m->writable, true},
+                 {DT_KEY("keep"), m->keep, false},
+                 {DT_KEY("volatile"), m->volatile_, false},
+                 {DT_KEY("levels"), m->level, false},
+                 {DT_KEY("preserve"), m->preserve, true}, /* the gap class (i27m) */
+                 /* the write side effects of memory-mapped registers (RW0C ... WOO) */
+                 {DT_KEY("w0"), m->w0, true},
+                 {DT_KEY("w1t"), m->w1t, true},
+                 {DT_KEY("wany"), m->wany, true},
+                 {DT_KEY("once"), m->once, true},
+                 /* "rmw": the bits a safe write takes from 'wanted' (RW, RW-V) */
+                 {DT_KEY("rmw"), m->writable & m->keep, false}};
     struct dt *o = dt_obj(c->a);
-    for (size_t i = 0; i < ARRAY_SIZE(lits); i++)
-        dt_add(c->a, o, lits[i].key, lit(c, lits[i].bits, size, true));
+    for (size_t i = 0; i < ARRAY_SIZE(masks); i++)
+        if (!model || masks[i].model)
+            dt_add(c->a, o, masks[i].key,
+                   model ? hex(c, masks[i].bits) : lit(c, masks[i].bits, size, true));
     return o;
 }
 
@@ -1506,7 +1493,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     SET(c, o, "rules", rules);
     struct model_masks m = model_reg_masks(r);
     if (c->all_keys) {
-        SET(c, o, "masks", masks_json(c, &m));
+        SET(c, o, "masks", masks_json(c, &m, r->size, true));
         if (is_svd(r->block))
             SET(c, o, "svd", svd_reg_json(c, r));
     }
@@ -1519,7 +1506,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
     SET(c, o, "c_lit", dt_str_ref(c->a, c_litmacro(r->size)));
     SET(c, o, "c_reset", lit(c, r->reset, r->size, true));
-    SET(c, o, "c_masks", c_masks_json(c, &m, r->size));
+    SET(c, o, "c_masks", masks_json(c, &m, r->size, false));
     SET(c, o, "c_has_fields", dt_bool(has_fields));
     SET(c, o, "c_has_rules", dt_bool(r->nrules > 0));
     SET(c, o, "c_has_preserve", dt_bool(m.preserve != 0)); /* gap bits: safe writes keep them */
@@ -2234,7 +2221,7 @@ void context_lazy_free(struct context_lazy *lz)
     free(lz);
 }
 
-static void add_indent(struct buf *out, size_t n)
+void context_indent(struct buf *out, size_t n)
 {
     static const char spaces[] = "                                ";
     for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
@@ -2261,7 +2248,7 @@ static int json_text(struct buf *out, const struct dt *v, size_t indent)
             break;
         }
         buf_addn(out, p, (size_t)(nl - p) + 1);
-        add_indent(out, indent);
+        context_indent(out, indent);
         p = nl + 1;
     }
     free(text);
@@ -2305,7 +2292,7 @@ static int lazy_text(struct dump *d, const struct dt *v, size_t indent)
     int rc = 0;
     for (uint32_t i = 0; i < v->n && rc == 0; i++) {
         buf_addc(out, '\n');
-        add_indent(out, indent + 2);
+        context_indent(out, indent + 2);
         if (obj) {
             struct dt key = {.type = DT_STR,
                              .u.str = {v->u.members[i].key, strlen(v->u.members[i].key)}};
@@ -2325,7 +2312,7 @@ static int lazy_text(struct dump *d, const struct dt *v, size_t indent)
             dump_hand_over(d); /* after an item: a block, a register, a field... */
     }
     buf_addc(out, '\n');
-    add_indent(out, indent);
+    context_indent(out, indent);
     buf_addc(out, obj ? '}' : ']');
     return rc;
 }

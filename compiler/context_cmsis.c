@@ -114,11 +114,11 @@ struct type_out {
     unsigned npad, align;
 };
 
-static bool take(struct cmsis *c, struct regc_map *m, const char *name)
+/* Gives out 'name' in 'm': false when it was given out before. */
+static bool take(struct regc_map *m, const char *name)
 {
     bool found;
     xmap_put_str(m, name, &found);
-    (void)c;
     return !found;
 }
 
@@ -126,23 +126,14 @@ static bool take(struct cmsis *c, struct regc_map *m, const char *name)
 static const char *type_name(struct cmsis *c, const char *base)
 {
     const char *name = arena_printf(c->a, "%s_Type", base);
-    for (unsigned k = 1; !take(c, &c->types, name); k++)
+    for (unsigned k = 1; !take(&c->types, name); k++)
         name = arena_printf(c->a, "%s_%u_Type", base, k);
     return name;
 }
 
 static const char *uint_type(unsigned bytes)
 {
-    switch (bytes) {
-    case 1:
-        return "uint8_t";
-    case 2:
-        return "uint16_t";
-    case 8:
-        return "uint64_t";
-    default:
-        return "uint32_t";
-    }
+    return bytes == 1 ? "uint8_t" : bytes == 2 ? "uint16_t" : bytes == 8 ? "uint64_t" : "uint32_t";
 }
 
 static char *hex(struct arena *a, uint64_t v)
@@ -186,16 +177,11 @@ static const char *reg_group(const struct cmsis *c, const struct model_reg *r)
     return svd_names_group(&c->groups, r);
 }
 
-static const char *reg_calc_name(struct cmsis *c, const struct model_reg *r, const char *name)
-{
-    return svd_names_reg(c->a, name, reg_group(c, r));
-}
-
 /* A register's struct member: prependToName + name + appendToName (SvdRegister::GetHeaderFileName,
  * used by HeaderData::CreateRegister; the affixes are the peripheral's, SvdItem::GetPrependToName). */
 static const char *member_name(struct cmsis *c, const struct model_reg *r, const char *name)
 {
-    const char *n = reg_calc_name(c, r, name);
+    const char *n = svd_names_reg(c->a, name, reg_group(c, r));
     if (!c->prepend && !c->append)
         return n;
     return arena_printf(c->a, "%s%s%s", c->prepend ? c->prepend : "", n,
@@ -208,11 +194,6 @@ static const char *periph_type_stem(const struct cmsis *c, const char *header_st
                                     const char *name)
 {
     return arena_printf(c->a, "%s%s", c->prefix, header_struct ? header_struct : name);
-}
-
-static const char *cluster_struct(struct cmsis *c, const struct model_cluster *cl)
-{
-    return svd_names_cluster_struct(c->a, c->periph, cl);
 }
 
 static const char *macro_reg_name(struct cmsis *c, const struct model_reg *r, const char *rname)
@@ -236,12 +217,6 @@ static int cmp_item(const void *pa, const void *pb)
     if (a->off != b->off)
         return a->off < b->off ? -1 : 1;
     return a->order < b->order ? -1 : a->order > b->order;
-}
-
-/* The kids of 'cl' (the top level when NULL). */
-static const struct block_kids *kids_of(struct cmsis *c, const struct model_cluster *const *cl)
-{
-    return block_places_kids(&c->places, cl);
 }
 
 static void block_begin(struct cmsis *c, const struct model_block *b)
@@ -317,7 +292,7 @@ static uint64_t layout(struct cmsis *c, const struct model_block *b, const struc
 static const char *cluster_type_base(struct cmsis *c, const struct model_cluster *cl,
                                      const char *name)
 {
-    const char *hs = cluster_struct(c, cl);
+    const char *hs = svd_names_cluster_struct(c->a, c->periph, cl);
     if (hs)
         return hs;
     const char *path = name;
@@ -338,7 +313,7 @@ static void qualifier_sig(void *ctx, const struct model_reg *r, bool later, stru
 static void rename_regs(struct cmsis *c, const struct model_cluster *k, const char *array,
                         const struct model_cluster *top)
 {
-    const struct block_kids *kk = kids_of(c, &k);
+    const struct block_kids *kk = block_places_kids(&c->places, &k);
     size_t parent = cluster_prefix_len(top->parent), own = cluster_prefix_len(top);
     for (size_t i = 0; i < kk->nregs; i++) {
         const struct model_reg *r = c->b->regs[kk->regs[i]];
@@ -504,7 +479,7 @@ static void pad(struct cmsis *c, struct type_out *t, unsigned depth, uint64_t at
     do {
         name = t->npad ? arena_printf(c->a, "RESERVED%u", t->npad) : "RESERVED";
         t->npad++;
-    } while (!take(c, &t->names, name));
+    } while (!take(&t->names, name));
     struct item x = {.name = name, .ctype = uint_type(unit), .qual = "__IM", .dim = gap / unit};
     member(c, t, depth, &x, at, false);
 }
@@ -531,9 +506,10 @@ static void union_members(struct cmsis *c, struct type_out *t, const struct item
 /*
  * Would the struct have no named member of its own (every item in a union
  * from offset 0, no padding between)? C99 has no such struct: the type is
- * then one union, each item in it at its offset.
+ * then one union, each item in it at its offset. '*last_end' gets where the
+ * items end.
  */
-static bool one_union(const struct items *it, uint64_t pad_to)
+static bool one_union(const struct items *it, uint64_t pad_to, uint64_t *last_end)
 {
     uint64_t at = 0;
     for (size_t i = 0; i < it->n;) {
@@ -547,6 +523,7 @@ static bool one_union(const struct items *it, uint64_t pad_to)
         at = end;
         i = j;
     }
+    *last_end = at;
     return pad_to <= at;
 }
 
@@ -559,7 +536,7 @@ static uint64_t layout(struct cmsis *c, const struct model_block *b, const struc
                        const char *tname, uint64_t pad_to, unsigned *align)
 {
     struct items it = {0};
-    const struct block_kids *kids = kids_of(c, &cl);
+    const struct block_kids *kids = block_places_kids(&c->places, &cl); /* NULL: the top level */
     for (size_t i = 0; i < kids->nregs; i++)
         reg_items(c, &it, b->regs[kids->regs[i]], cl);
     for (size_t i = 0; i < kids->ncls;)
@@ -573,20 +550,17 @@ static uint64_t layout(struct cmsis *c, const struct model_block *b, const struc
     regc_map_init(&t.names);
     for (size_t i = 0; i < it.n; i++) { /* a repeated name (a defect of the file) gets _k */
         const char *n = it.v[i].name;
-        for (unsigned k = 1; !take(c, &t.names, n); k++)
+        for (unsigned k = 1; !take(&t.names, n); k++)
             n = arena_printf(c->a, "%s_%u", it.v[i].name, k);
         it.v[i].name = n;
         if (it.v[i].align > t.align)
             t.align = it.v[i].align;
     }
     uint64_t at = 0;
-    if (one_union(&it, pad_to)) { /* C99 has no struct of one unnamed union: a union type */
+    uint64_t union_end;
+    if (one_union(&it, pad_to, &union_end)) { /* C99 has no struct of one unnamed union */
         union_members(c, &t, &it, 1, pad_to);
-        uint64_t end = 0;
-        for (size_t i = 0; i < it.n; i++)
-            if (it.v[i].off + it.v[i].size > end)
-                end = it.v[i].off + it.v[i].size;
-        return finish(c, b, cl, tname, "union", &t, &it, pad_to > end ? pad_to : end, align);
+        return finish(c, b, cl, tname, "union", &t, &it, union_end, align); /* pad_to fits */
     }
     for (size_t i = 0; i < it.n;) {
         uint64_t start = it.v[i].off, end = start + it.v[i].size;
@@ -642,8 +616,8 @@ static void add_instance(struct cmsis *c, struct dt *list, const struct model_in
                          const char *tname)
 {
     const char *name = arena_printf(c->a, "%s%s", c->prefix, in->name);
-    if (!in->has_base || !take(c, &c->macros, name) ||
-        !take(c, &c->macros, arena_printf(c->a, "%s_BASE", name)))
+    if (!in->has_base || !take(&c->macros, name) ||
+        !take(&c->macros, arena_printf(c->a, "%s_BASE", name)))
         return;
     struct dt *o = dt_obj(c->a);
     SET(c->a, o, "name", dt_str_ref(c->a, name));
@@ -712,7 +686,7 @@ static struct dt *irq_list(struct cmsis *c, const struct model_spec *s)
             const struct model_instance *in = s->blocks[b]->instances[i];
             for (size_t k = 0; k < in->ninterrupts; k++) {
                 const struct model_interrupt *q = in->interrupts[k];
-                if (!take(c, &seen, q->name))
+                if (!take(&seen, q->name))
                     continue; /* a name shared by peripherals is written once */
                 if (n == cap)
                     v = xgrow(v, &cap, n + 1, sizeof(*v));
@@ -727,7 +701,7 @@ static struct dt *irq_list(struct cmsis *c, const struct model_spec *s)
     for (size_t i = 0; i < ncore + n; i++) {
         const struct irq *q = i < ncore ? &core[i] : &v[i - ncore];
         const char *name = arena_printf(c->a, "%s_IRQn", q->name);
-        if (!take(c, &c->macros, name))
+        if (!take(&c->macros, name))
             continue;
         struct dt *o = dt_obj(c->a);
         SET(c->a, o, "name", dt_str_ref(c->a, name));
@@ -758,9 +732,9 @@ static struct dt *field_values(struct cmsis *c, const struct model_field *f, con
     for (size_t i = 0; i < f->nvalues; i++) {
         const struct model_value *v = f->values[i];
         const char *name = arena_printf(c->a, "%s_%s", stem, v->name);
-        if (!take(c, &c->macros, name))
+        if (!take(&c->macros, name))
             continue;
-        take(c, &c->values, name);
+        take(&c->values, name);
         struct dt *o = dt_obj(c->a);
         SET(c->a, o, "name", dt_str_ref(c->a, name));
         SET(c->a, o, "value", dt_str_ref(c->a, c_const(c->a, v->value)));
@@ -779,8 +753,8 @@ static struct dt *reg_fields(struct cmsis *c, const struct model_reg *r, const c
         if (f->implicit || model_field_ext(f)->whole)
             continue; /* svdconv writes no macros for reserved bits or a register without fields */
         const char *stem = arena_printf(c->a, "%s_%s_%s", prefix, macro_reg_name(c, r, rname), f->name);
-        if (!take(c, &c->macros, arena_printf(c->a, "%s_Pos", stem)) ||
-            !take(c, &c->macros, arena_printf(c->a, "%s_Msk", stem)))
+        if (!take(&c->macros, arena_printf(c->a, "%s_Pos", stem)) ||
+            !take(&c->macros, arena_printf(c->a, "%s_Msk", stem)))
             continue; /* a name given out before (a repeated field of the file) */
         struct dt *o = dt_obj(c->a);
         SET(c->a, o, "stem", dt_str_ref(c->a, stem));
@@ -824,7 +798,7 @@ static bool claim_enum_name(void *ctx, const char *name)
     struct cmsis *c = ctx;
     if (found(&c->types, name) || (found(&c->macros, name) && !found(&c->values, name)))
         return false;
-    return take(c, &c->enum_names, name);
+    return take(&c->enum_names, name);
 }
 
 /*
@@ -1114,23 +1088,28 @@ static const char *type_used(struct cmsis *c, const struct model_block *b, size_
     return e ? e->val : NULL;
 }
 
+/* Adds b's instance i of type 'tname', or of a type of its own when it is modified (own_type)
+ * and 'may_own'. */
+static void add_typed_instance(struct cmsis *c, const struct model_block *b, size_t i,
+                               struct dt *insts, const char *tname, bool may_own)
+{
+    const struct model_instance *in = b->instances[i];
+    if (in->own_type && may_own) {
+        c->typed = in;
+        tname = add_type(c, b, in->name, in->header_struct, in->prepend, in->append, true, 0);
+        typed(c, b, i, tname);
+    }
+    add_instance(c, insts, in, tname);
+}
+
 static void add_block(struct cmsis *c, const struct model_block *b, struct dt *insts)
 {
     block_begin(c, b);
     svd_names_groups(&c->groups, b);
     rank_clusters(c, b);
     if (b->type_of) { /* no type of its own: its base's (SvdPeripheral::GetHeaderTypeName) */
-        for (size_t i = 0; i < b->ninstances; i++) {
-            const struct model_instance *in = b->instances[i];
-            const char *tname = type_used(c, b, i);
-            if (in->own_type) {
-                c->typed = in;
-                tname = add_type(c, b, in->name, in->header_struct, in->prepend, in->append,
-                                 true, 0);
-                typed(c, b, i, tname);
-            }
-            add_instance(c, insts, in, tname);
-        }
+        for (size_t i = 0; i < b->ninstances; i++)
+            add_typed_instance(c, b, i, insts, type_used(c, b, i), true);
         block_end(c);
         return;
     }
@@ -1162,16 +1141,8 @@ static void add_block(struct cmsis *c, const struct model_block *b, struct dt *i
         add_instance(c, insts, &(struct model_instance){.name = list, .has_base = true,
                                                          .base = in->base}, aname);
     }
-    for (size_t i = array && tname ? array : 0; i < b->ninstances; i++) {
-        const struct model_instance *in = b->instances[i];
-        const char *own = tname;
-        if (in->own_type && tname) {
-            c->typed = in;
-            own = add_type(c, b, in->name, in->header_struct, in->prepend, in->append, true, 0);
-            typed(c, b, i, own);
-        }
-        add_instance(c, insts, in, own);
-    }
+    for (size_t i = array && tname ? array : 0; i < b->ninstances; i++)
+        add_typed_instance(c, b, i, insts, tname, tname != NULL);
     block_end(c);
 }
 
@@ -1180,12 +1151,10 @@ struct dt *context_cmsis(struct arena *a, const struct model_spec *s)
     if (first_not_mmio(s))
         return dt_null();
     struct cmsis c = {.a = a, .type_list = dt_list(a)};
-    regc_map_init(&c.types);
-    regc_map_init(&c.macros);
-    regc_map_init(&c.values);
-    regc_map_init(&c.enum_names);
-    regc_map_init(&c.elements);
-    regc_map_init(&c.cl_rank);
+    struct regc_map *maps[] = {&c.types,   &c.macros, &c.values,   &c.enum_names, &c.elements,
+                               &c.cl_rank, &c.groups, &c.cl_types, &c.inst_types};
+    for (size_t i = 0; i < ARRAY_SIZE(maps); i++)
+        regc_map_init(maps[i]);
     c.enums = (struct cmsis_enum){a, NULL, claim_enum_name, &c, false};
     const char *name = s->device && s->device->name ? s->device->name : s->name;
     struct dt *o = dt_obj(a);
@@ -1197,9 +1166,6 @@ struct dt *context_cmsis(struct arena *a, const struct model_spec *s)
     SET(a, o, "irqs", irqs);
     struct dt *insts = dt_list(a);
     c.prefix = s->device && s->device->header_prefix ? s->device->header_prefix : "";
-    regc_map_init(&c.groups);
-    regc_map_init(&c.cl_types);
-    regc_map_init(&c.inst_types);
     for (size_t i = 0; i < s->nblocks; i++)
         add_block(&c, s->blocks[i], insts);
     SET(a, o, "types", c.type_list);
@@ -1211,14 +1177,7 @@ struct dt *context_cmsis(struct arena *a, const struct model_spec *s)
     SET(a, o, "cluster_enums", enums[0]);
     SET(a, o, "enums", enums[1]);
     free(c.srcs);
-    regc_map_release(&c.cl_rank);
-    regc_map_release(&c.groups);
-    regc_map_release(&c.cl_types);
-    regc_map_release(&c.inst_types);
-    regc_map_release(&c.types);
-    regc_map_release(&c.macros);
-    regc_map_release(&c.values);
-    regc_map_release(&c.enum_names);
-    regc_map_release(&c.elements);
+    for (size_t i = 0; i < ARRAY_SIZE(maps); i++)
+        regc_map_release(maps[i]);
     return o;
 }

@@ -43,6 +43,13 @@ static const char *str_of(const struct dt *o, const char *key)
     return dt_str_value(dt_get(o, key));
 }
 
+/* Is o's string 'key' the text 's' (both there)? */
+static bool str_is(const struct dt *o, const char *key, const char *s)
+{
+    const char *v = str_of(o, key);
+    return v && s && strcmp(v, s) == 0;
+}
+
 static long long int_of(const struct dt *o, const char *key)
 {
     return dt_int_value(dt_get(o, key));
@@ -52,48 +59,46 @@ static long long int_of(const struct dt *o, const char *key)
 static struct dt *lower_id(struct arena *a, const char *prefix, const char *s)
 {
     size_t n = strlen(prefix), m = strlen(s);
-    char *t = xmalloc(n + m + 1);
+    char *t = arena_alloc_bytes(a, n + m + 1);
     memcpy(t, prefix, n);
     for (size_t i = 0; i < m; i++) {
         unsigned char ch = (unsigned char)s[i];
         t[n + i] = isalnum(ch) || ch == '_' || ch == '-' ? (char)tolower(ch) : '-';
     }
     t[n + m] = '\0';
-    struct dt *v = dt_str(a, t);
-    free(t);
-    return v;
+    return dt_str_ref(a, t);
 }
 
 static struct dt *bits_text(struct arena *a, long long msb, long long lsb)
 {
-    char b[48];
-    if (msb == lsb)
-        snprintf(b, sizeof b, "%lld", lsb);
-    else
-        snprintf(b, sizeof b, "%lld:%lld", msb, lsb);
-    return dt_str(a, b);
+    return dt_str_ref(a, msb == lsb ? arena_printf(a, "%lld", lsb)
+                                    : arena_printf(a, "%lld:%lld", msb, lsb));
 }
 
 /* ------------------------------------------------------------ small keys */
+
+/* The integers of 'list' joined by 'sep', as many as some 480 bytes hold; "" for none. */
+static struct dt *join_ints(struct arena *a, const struct dt *list, const char *sep)
+{
+    char b[512] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < dt_len(list) && len < sizeof b - 32; i++)
+        len += (size_t)snprintf(b + len, sizeof b - len, "%s%lld", i ? sep : "",
+                                dt_int_value(dt_at(list, i)));
+    return dt_str(a, b);
+}
 
 /* "0-3" for a run, "0, 2, 3" otherwise; "" for an empty list. */
 static struct dt *counters_text(struct arena *a, const struct dt *list)
 {
     size_t n = dt_len(list);
-    char b[512] = "";
-    size_t len = 0;
     bool run = n > 2;
     for (size_t i = 1; i < n && run; i++)
         run = dt_int_value(dt_at(list, i)) == dt_int_value(dt_at(list, i - 1)) + 1;
-    if (run) {
-        snprintf(b, sizeof b, "%lld-%lld", dt_int_value(dt_at(list, 0)),
-                 dt_int_value(dt_at(list, n - 1)));
-        return dt_str(a, b);
-    }
-    for (size_t i = 0; i < n && len < sizeof b - 32; i++)
-        len += (size_t)snprintf(b + len, sizeof b - len, "%s%lld", i ? ", " : "",
-                                dt_int_value(dt_at(list, i)));
-    return dt_str(a, b);
+    if (run)
+        return dt_str_ref(a, arena_printf(a, "%lld-%lld", dt_int_value(dt_at(list, 0)),
+                                          dt_int_value(dt_at(list, n - 1))));
+    return join_ints(a, list, ", ");
 }
 
 /* "mbox0", "[1]", "mbox0 [1]" or null (one copy only) for one register copy. */
@@ -123,21 +128,13 @@ struct seg {
 
 static const char *box_kind(const char *access)
 {
-    if (!access)
-        return "field";
-    enum regc_access a = regc_access_parse(access);
+    enum regc_access a = access ? regc_access_parse(access) : REGC_ACCESS_UNKNOWN;
     if (a == REGC_ACCESS_UNKNOWN)
         return "field";
-    switch (regc_access_sem(a)) {
-    case REGC_SEM_MBZ:
-    case REGC_SEM_MB1:
-    case REGC_SEM_GAP:
+    enum regc_sem sem = regc_access_sem(a);
+    if (sem == REGC_SEM_MBZ || sem == REGC_SEM_MB1 || sem == REGC_SEM_GAP)
         return "reserved";
-    case REGC_SEM_IG:
-        return "ignored";
-    default:
-        return "field";
-    }
+    return sem == REGC_SEM_IG ? "ignored" : "field";
 }
 
 static long long seg_x(const struct seg *g, long long row_hi)
@@ -163,12 +160,10 @@ static struct dt *label_text(struct arena *a, const char *name, size_t max)
         return dt_str(a, name);
     if (max < 2)
         max = 2;
-    char *t = xmalloc(max + 3);
+    char *t = arena_alloc_bytes(a, max + 3);
     memcpy(t, name, max - 1);
     memcpy(t + max - 1, "\xe2\x80\xa6", 4); /* U+2026 */
-    struct dt *v = dt_str(a, t);
-    free(t);
-    return v;
+    return dt_str_ref(a, t);
 }
 
 /* Splits the fields (and the bits no field covers) into per-row segments. */
@@ -346,10 +341,10 @@ static const struct dt *block_field(const struct dt *blk, const char *reg, const
     size_t i, j;
     struct dt *r, *f;
     DT_FOREACH(dt_get(blk, "registers"), i, r) {
-        if (!reg || !str_of(r, "name") || strcmp(str_of(r, "name"), reg) != 0)
+        if (!str_is(r, "name", reg))
             continue;
         DT_FOREACH(dt_get(r, "fields"), j, f)
-            if (field && str_of(f, "name") && strcmp(str_of(f, "name"), field) == 0)
+            if (str_is(f, "name", field))
                 return f;
     }
     return NULL;
@@ -376,9 +371,7 @@ static uint64_t hex_of(const struct dt *o, const char *key)
 
 static struct dt *hex_text(struct arena *a, uint64_t v)
 {
-    char t[24];
-    snprintf(t, sizeof(t), "0x%llx", (unsigned long long)v);
-    return dt_str(a, t);
+    return dt_str_ref(a, arena_printf(a, "0x%llx", (unsigned long long)v));
 }
 
 /*
@@ -401,21 +394,10 @@ static void event_keys(struct arena *a, const struct dt *blk, struct dt *ev)
     size_t i;
     struct dt *st;
     DT_FOREACH(dt_get(ev, "sets"), i, st)
-        if (reg && str_of(st, "register") && strcmp(str_of(st, "register"), reg) == 0)
+        if (str_is(st, "register", reg))
             place_in(blk, reg, str_of(st, "field"), hex_of(st, "value"), &enc, &mask);
     dt_set(a, ev, "doc_encoding", hex_text(a, enc));
     dt_set(a, ev, "doc_match", hex_text(a, mask));
-}
-
-/* "0,1,2,3": perf's "Counter" (its pmu-events JSON and Intel's perfmon files write the list so). */
-static struct dt *perf_counters(struct arena *a, const struct dt *list)
-{
-    char b[512] = "";
-    size_t len = 0;
-    for (size_t i = 0; i < dt_len(list) && len < sizeof b - 32; i++)
-        len += (size_t)snprintf(b + len, sizeof b - len, "%s%lld", i ? "," : "",
-                                dt_int_value(dt_at(list, i)));
-    return dt_str(a, b);
 }
 
 /*
@@ -457,8 +439,7 @@ static bool fixed_control(const struct dt *blk, const char *reg)
     size_t i;
     struct dt *k;
     DT_FOREACH(dt_get(dt_get(blk, "pmon"), "counters"), i, k)
-        if (reg && str_of(k, "control") && strcmp(str_of(k, "control"), reg) == 0 &&
-            str_of(k, "kind") && strcmp(str_of(k, "kind"), "fixed") == 0)
+        if (str_is(k, "control", reg) && str_is(k, "kind", "fixed"))
             return true;
     return false;
 }
@@ -502,7 +483,7 @@ static bool perf_event_keys(struct arena *a, const char *spec, const struct dt *
     DT_FOREACH(dt_get(ev, "sets"), i, st) {
         const char *sreg = str_of(st, "register"), *f = str_of(st, "field");
         uint64_t v = hex_of(st, "value");
-        if (!sreg || strcmp(sreg, reg) != 0) { /* another register: its kernel term, whole */
+        if (!str_is(st, "register", reg)) { /* another register: its kernel term, whole */
             const char *term = regc_kpmu_reg_term(spec, sreg);
             if (!term) {
                 filter = add_term(a, filter, f, v);
@@ -511,8 +492,7 @@ static bool perf_event_keys(struct arena *a, const char *spec, const struct dt *
             bool first = true; /* one term per register: the value of all its settings */
             uint64_t whole = 0, m = 0;
             DT_FOREACH(dt_get(ev, "sets"), j, other) {
-                const char *oreg = str_of(other, "register");
-                if (oreg && strcmp(oreg, sreg) == 0) {
+                if (str_is(other, "register", sreg)) {
                     first = first && j >= i;
                     place_in(blk, sreg, str_of(other, "field"), hex_of(other, "value"), &whole, &m);
                 }
@@ -563,13 +543,12 @@ static struct dt *perf_aliases(struct arena *a, const struct dt *metrics, const 
     DT_FOREACH(metrics, i, m)
     DT_FOREACH(dt_get(m, "events"), j, t) {
         const char *alias = str_of(t, "perf_alias"), *set = str_of(t, "perf_settings");
-        if (!alias || !set || !str_of(t, "block") || !str_of(t, "event") ||
-            strcmp(str_of(t, "block"), str_of(blk, "name")) != 0 ||
-            strcmp(str_of(t, "event"), str_of(ev, "name")) != 0)
+        if (!alias || !set || !str_is(t, "block", str_of(blk, "name")) ||
+            !str_is(t, "event", str_of(ev, "name")))
             continue;
         bool dup = false;
         DT_FOREACH(list, k, seen)
-            dup = dup || strcmp(str_of(seen, "doc_perf_name"), alias) == 0;
+            dup = dup || str_is(seen, "doc_perf_name", alias);
         if (dup)
             continue;
         const char *own = str_of(ev, "doc_perf_filter"), *desc = str_of(ev, "desc");
@@ -614,8 +593,9 @@ static void perf_keys(struct arena *a, const char *spec, const struct dt *metric
                 dt_str(a, str_of(ev, "perfmon") ? str_of(ev, "perfmon") : name ? name : ""));
         dt_set(a, ev, "doc_perf_aliases",
                 perf ? perf_aliases(a, metrics, blk, ev) : dt_list(a));
+        /* "0,1,2,3": perf's "Counter" (its pmu-events JSON and Intel's perfmon files write so) */
         dt_set(a, ev, "doc_perf_counters",
-                fixed ? dt_str(a, "FIXED") : perf_counters(a, dt_get(ev, "counters")));
+               fixed ? dt_str(a, "FIXED") : join_ints(a, dt_get(ev, "counters"), ","));
         dt_set(a, ev, "doc_perf_unit",
                 dt_str(a, fixed && host ? host->unit : str_of(blk, "name")));
         dt_set(a, ev, "doc_perf_first", dt_bool(perf && first));

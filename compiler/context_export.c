@@ -38,13 +38,8 @@ static void hand_over(struct jw *w)
 
 static void newline(struct jw *w)
 {
-    static const char spaces[] = "                                ";
     buf_addc(w->out, '\n');
-    for (size_t n = 2 * (size_t)w->depth; n;) {
-        size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
-        buf_addn(w->out, spaces, k);
-        n -= k;
-    }
+    context_indent(w->out, 2 * (size_t)w->depth);
 }
 
 /* Starts the next member ('key') of an object, or item (NULL) of a list. */
@@ -62,18 +57,11 @@ static void next(struct jw *w, const char *key)
     }
 }
 
-static void open_obj(struct jw *w, const char *key)
+/* Opens an object ('{') or a list ('[') as the next member 'key' (NULL: item). */
+static void open_as(struct jw *w, const char *key, char ch)
 {
     next(w, key);
-    buf_addc(w->out, '{');
-    w->depth++;
-    w->first = true;
-}
-
-static void open_list(struct jw *w, const char *key)
-{
-    next(w, key);
-    buf_addc(w->out, '[');
+    buf_addc(w->out, ch);
     w->depth++;
     w->first = true;
 }
@@ -93,17 +81,6 @@ static void close_obj(struct jw *w)
     close_as(w, '}');
     if (w->sink && w->out->len >= MUS_SINK_CHUNK)
         hand_over(w);
-}
-
-static void close_list(struct jw *w)
-{
-    close_as(w, ']');
-}
-
-static void put_null(struct jw *w, const char *key)
-{
-    next(w, key);
-    buf_addn(w->out, "null", 4);
 }
 
 /* A finite double as the shortest decimal that reads back as the same value ("1e-09", "64"). */
@@ -130,7 +107,7 @@ static void put_value(struct jw *w, const char *key, const struct dt *v,
  */
 static void put_obj(struct jw *w, const char *key, const struct dt *o, const struct view_type *t)
 {
-    open_obj(w, key);
+    open_as(w, key, '{');
     for (size_t i = 0; i < t->n; i++) {
         const struct view_member *m = &t->members[i];
         if (m->origin != VIEW_MODEL)
@@ -147,50 +124,40 @@ static void put_list(struct jw *w, const char *key, const struct dt *list,
                      const struct view_value *vv)
 {
     struct view_value item = {vv->item, false, vv->item, vv->type};
-    open_list(w, key);
+    open_as(w, key, '[');
     for (uint32_t i = 0; i < list->n; i++) {
         const struct dt *own = context_expand(w->lz, list->u.items[i]);
         put_value(w, NULL, own ? own : list->u.items[i], &item);
         if (own)
             context_item_done(w->lz, own);
     }
-    close_list(w);
+    close_as(w, ']');
 }
 
 static void put_value(struct jw *w, const char *key, const struct dt *v,
                       const struct view_value *vv)
 {
-    switch (v->type) {
-    case DT_NULL:
-        put_null(w, key);
-        break;
-    case DT_FALSE:
-    case DT_TRUE:
-        next(w, key);
-        buf_adds(w->out, v->type == DT_TRUE ? "true" : "false");
-        break;
-    case DT_INT:
-        next(w, key);
-        buf_addf(w->out, "%lld", v->u.i);
-        break;
-    case DT_REAL:
-        next(w, key);
-        put_real(w, v->u.r);
-        break;
-    case DT_STR:
-        next(w, key);
-        buf_addc(w->out, '"');
-        mus_escape(w->out, MUS_ESCAPE_JSON, v->u.str.s, v->u.str.len);
-        buf_addc(w->out, '"');
-        break;
-    case DT_LIST:
+    if (v->type == DT_LIST) {
         put_list(w, key, v, vv);
-        break;
-    case DT_OBJ:
+        return;
+    }
+    if (v->type == DT_OBJ) {
         if (!vv->type)
             BUG("export: an object the schema does not describe");
         put_obj(w, key, v, vv->type);
-        break;
+        return;
+    }
+    next(w, key);
+    if (v->type == DT_STR) {
+        buf_addc(w->out, '"');
+        mus_escape(w->out, MUS_ESCAPE_JSON, v->u.str.s, v->u.str.len);
+        buf_addc(w->out, '"');
+    } else if (v->type == DT_INT) {
+        buf_addf(w->out, "%lld", v->u.i);
+    } else if (v->type == DT_REAL) {
+        put_real(w, v->u.r);
+    } else {
+        buf_adds(w->out, v->type == DT_TRUE ? "true" : v->type == DT_FALSE ? "false" : "null");
     }
 }
 

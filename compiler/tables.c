@@ -41,45 +41,52 @@ static const char *access_constant(const char *text)
     }
 }
 
+/* The enums of the model's words other than the access classes (access_constant). */
+static const struct {
+    const char *key, *value, *constant;
+} enums[] = {
+    {"space", "msr", "REGC_SPACE_MSR"},
+    {"space", "pci", "REGC_SPACE_PCI"},
+    {"space", "mmio", "REGC_SPACE_MMIO"},
+    {"overflow", "wrap", "REGC_OVF_WRAP"},
+    {"overflow", "stop", "REGC_OVF_STOP"},
+    {"preload", "2^w-N", "REGC_PRELOAD_2W_MINUS_N"},
+    {"preload", "2^w-1-N", "REGC_PRELOAD_2W_MINUS_1_MINUS_N"},
+    {"clear", "w1c", "REGC_CLEAR_W1C"},
+    {"clear", "write0", "REGC_CLEAR_WRITE0"},
+    {"clear", "register", "REGC_CLEAR_REGISTER"},
+    {"clear", "none", "REGC_CLEAR_NONE"},
+    {"direction", "up", "REGC_DIR_UP"},
+    {"direction", "down", "REGC_DIR_DOWN"},
+    {"direction", "up-down", "REGC_DIR_UP_DOWN"},
+    {"match", "set", "REGC_FILTER_SET"},
+    {"match", "mask", "REGC_FILTER_MASK"},
+    {"match", "equal", "REGC_FILTER_EQUAL"},
+    {"match", "at-least", "REGC_FILTER_AT_LEAST"},
+};
+
+static bool is_access_key(const char *key)
+{
+    return strcmp(key, "access") == 0 || strcmp(key, "access_class") == 0;
+}
+
 /* The enum constant for member 'key' = 'v', or NULL when 'key' names no enum. */
 static const char *enum_constant(const char *key, const char *v)
 {
-    static const struct {
-        const char *key, *value, *constant;
-    } map[] = {
-        {"space", "msr", "REGC_SPACE_MSR"},
-        {"space", "pci", "REGC_SPACE_PCI"},
-        {"space", "mmio", "REGC_SPACE_MMIO"},
-        {"overflow", "wrap", "REGC_OVF_WRAP"},
-        {"overflow", "stop", "REGC_OVF_STOP"},
-        {"preload", "2^w-N", "REGC_PRELOAD_2W_MINUS_N"},
-        {"preload", "2^w-1-N", "REGC_PRELOAD_2W_MINUS_1_MINUS_N"},
-        {"clear", "w1c", "REGC_CLEAR_W1C"},
-        {"clear", "write0", "REGC_CLEAR_WRITE0"},
-        {"clear", "register", "REGC_CLEAR_REGISTER"},
-        {"clear", "none", "REGC_CLEAR_NONE"},
-        {"direction", "up", "REGC_DIR_UP"},
-        {"direction", "down", "REGC_DIR_DOWN"},
-        {"direction", "up-down", "REGC_DIR_UP_DOWN"},
-        {"match", "set", "REGC_FILTER_SET"},
-        {"match", "mask", "REGC_FILTER_MASK"},
-        {"match", "equal", "REGC_FILTER_EQUAL"},
-        {"match", "at-least", "REGC_FILTER_AT_LEAST"},
-    };
-    if (strcmp(key, "access") == 0 || strcmp(key, "access_class") == 0)
+    if (is_access_key(key))
         return access_constant(v);
-    for (size_t i = 0; i < ARRAY_SIZE(map); i++)
-        if (strcmp(map[i].key, key) == 0 && v && strcmp(map[i].value, v) == 0)
-            return map[i].constant;
+    for (size_t i = 0; i < ARRAY_SIZE(enums); i++)
+        if (strcmp(enums[i].key, key) == 0 && v && strcmp(enums[i].value, v) == 0)
+            return enums[i].constant;
     return NULL;
 }
 
 static bool is_enum_key(const char *key)
 {
-    return !strcmp(key, "space") || !strcmp(key, "overflow") || !strcmp(key, "preload") ||
-           !strcmp(key, "clear") || !strcmp(key, "access") || !strcmp(key, "access_class") ||
-           !strcmp(key, "direction") ||
-           !strcmp(key, "match");
+    for (size_t i = 0; i < ARRAY_SIZE(enums); i++)
+        if (strcmp(enums[i].key, key) == 0)
+            return true;
+    return is_access_key(key);
 }
 
 static void annotate_member(struct arena *a, struct dt *obj, const char *key, const struct dt *v)

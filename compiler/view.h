@@ -52,14 +52,14 @@ struct view_member {
 
 struct view_type {
     const char *name;
-    struct view_member *members; /* in the schema's order, then the derived ones */
+    struct view_member *members; /* in the schema's order, then the derived ones; owned (xmalloc) */
     size_t n, cap;
     bool reached;   /* by names templates get */
     bool annotated; /* reached by a path without c_ or t_ names: has the t_* names */
 };
 
 struct view_schema {
-    struct arena a;           /* types, members and names */
+    struct arena a;           /* types and names */
     struct view_type **types; /* owned (xmalloc); the root first */
     size_t ntypes, cap;
     const struct view_type *root;
