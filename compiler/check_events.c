@@ -58,14 +58,11 @@ static void check_event_counter(struct check_ctx *c, const struct model_events *
     for (unsigned i = 0; i < 64; i++) {
         if (!(e->counter_mask >> i & 1) || (i >= r->first && i <= hi))
             continue;
-        if (hi == r->first)
-            diag_report(c->dg, DIAG_EVENT_COUNTER, e->pos,
-                        "event '%s' names counter %u, but register '%s' has only counter %u",
-                        e->full_name, i, r->name, hi);
-        else
-            diag_report(c->dg, DIAG_EVENT_COUNTER, e->pos,
-                        "event '%s' names counter %u, but register '%s' has counters %u-%u",
-                        e->full_name, i, r->name, r->first, hi);
+        diag_report(c->dg, DIAG_EVENT_COUNTER, e->pos,
+                    "event '%s' names counter %u, but register '%s' has %s", e->full_name, i,
+                    r->name,
+                    hi == r->first ? arena_printf(c->a, "only counter %u", hi)
+                                   : arena_printf(c->a, "counters %u-%u", r->first, hi));
         return;
     }
 }

@@ -115,7 +115,7 @@ static const char *const keywords[] = {
     "xor_eq",
 };
 
-static bool is_identifier(const char *s)
+bool check_is_identifier(const char *s)
 {
     if (!(isalpha((unsigned char)*s) || *s == '_'))
         return false;
@@ -130,7 +130,7 @@ static bool is_identifier(const char *s)
  * there, and most names start with no keyword's first byte ('_' or a
  * lower-case letter) at all, so strcmp() is seldom called.
  */
-static bool is_keyword(const char *s)
+bool check_is_keyword(const char *s)
 {
     if (*s != '_' && !(*s >= 'a' && *s <= 'z'))
         return false;
@@ -153,25 +153,15 @@ static bool is_keyword(const char *s)
 static void check_bad_identifier(struct check_ctx *c, const char *kind, const char *name,
                                  struct srcpos pos)
 {
-    if (!is_identifier(name))
+    if (!check_is_identifier(name))
         diag_report(c->dg, DIAG_BAD_IDENTIFIER, pos, "%s name '%s' is not a C identifier", kind,
                     name);
-}
-
-bool check_is_keyword(const char *s)
-{
-    return is_keyword(s);
-}
-
-bool check_is_identifier(const char *s)
-{
-    return is_identifier(s);
 }
 
 static void check_c_keyword(struct check_ctx *c, const char *kind, const char *name,
                             struct srcpos pos)
 {
-    if (is_keyword(name))
+    if (check_is_keyword(name))
         diag_report(c->dg, DIAG_C_KEYWORD, pos, "%s name '%s' is a C or C++ keyword", kind, name);
 }
 
@@ -315,7 +305,7 @@ void check_names(struct check_ctx *c)
     regc_map_init(&sources);
     scopes_each(&sc, regc_map_init);
     /* every C name starts with it; the templates write C names unescaped (docs/c-header.md) */
-    if (c->s->prefix && !is_identifier(c->s->prefix))
+    if (c->s->prefix && !check_is_identifier(c->s->prefix))
         diag_report(c->dg, DIAG_BAD_IDENTIFIER, c->s->pos, "prefix '%s' is not a C identifier",
                     c->s->prefix);
     for (size_t i = 0; i < c->s->nsources; i++)

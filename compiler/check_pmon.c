@@ -56,14 +56,10 @@ static void check_pmon_width(struct check_ctx *c, const struct model_counters *k
     unsigned have = f ? model_field_width(f) : k->counter->width;
     if (k->width <= have || (!f && !check_width_allowed(have)))
         return;
-    if (f)
-        diag_report(c->dg, DIAG_PMON_WIDTH, k->pos,
-                    "counter width %u is wider than field '%s' of register '%s' (%u bits)",
-                    k->width, f->name, k->counter->name, have);
-    else
-        diag_report(c->dg, DIAG_PMON_WIDTH, k->pos,
-                    "counter width %u is wider than register '%s' (%u bits)", k->width,
-                    k->counter->name, have);
+    const char *field = f ? arena_printf(c->a, "field '%s' of ", f->name) : "";
+    diag_report(c->dg, DIAG_PMON_WIDTH, k->pos,
+                "counter width %u is wider than %sregister '%s' (%u bits)", k->width, field,
+                k->counter->name, have);
 }
 
 static void check_pmon_pairing(struct check_ctx *c, const struct model_counters *k)

@@ -35,10 +35,10 @@ static bool field_inside(const struct model_field *f)
 bool check_width_allowed(unsigned width)
 {
     static const unsigned widths[] = {8, 16, 32, 44, 48, 64};
-    bool ok = false;
     for (size_t i = 0; i < ARRAY_SIZE(widths); i++)
-        ok |= width == widths[i];
-    return ok;
+        if (width == widths[i])
+            return true;
+    return false;
 }
 
 static void check_bad_width(struct check_ctx *c, const struct model_reg *r)
@@ -362,14 +362,10 @@ static void check_address_overflow(struct check_ctx *c, const struct model_reg *
     static const char *const spaces[] = {"32-bit msr address space",
                                          "4096-byte pci configuration space",
                                          "64-bit mmio address space"};
-    if (fits)
-        diag_report(c->dg, DIAG_ADDRESS_OVERFLOW, r->pos,
-                    "register '%s'%s does not fit the %s (it ends at " CHECK_X ")", r->name, of,
-                    spaces[r->space], end);
-    else
-        diag_report(c->dg, DIAG_ADDRESS_OVERFLOW, r->pos,
-                    "register '%s'%s does not fit the %s (its address overflows 64 bits)", r->name,
-                    of, spaces[r->space]);
+    diag_report(c->dg, DIAG_ADDRESS_OVERFLOW, r->pos, "register '%s'%s does not fit the %s (%s)",
+                r->name, of, spaces[r->space],
+                fits ? arena_printf(c->a, "it ends at " CHECK_X, end)
+                     : "its address overflows 64 bits");
 }
 
 static void check_reg_addresses(struct check_ctx *c, const struct model_reg *r)

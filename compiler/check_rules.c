@@ -35,14 +35,11 @@ static int check_rule_field(void *ctx, const struct expr *node)
     struct srcpos pos = expr_pos(rc->rule, node->offset);
     char hint[128];
     diag_hint(hint, sizeof(hint), check_suggest_field(rc->r, node->field, false));
-    if (model_find_field(rc->r, node->field))
-        diag_report(rc->c->dg, DIAG_RULE_FIELD, pos,
-                    "rule '%s' names reserved field '%s' of register '%s'%s", rc->rule->name,
-                    node->field, rc->r->name, hint);
-    else
-        diag_report(rc->c->dg, DIAG_RULE_FIELD, pos,
-                    "rule '%s' names '%s', which is not a field of register '%s'%s", rc->rule->name,
-                    node->field, rc->r->name, hint);
+    bool reserved = model_find_field(rc->r, node->field) != NULL;
+    diag_report(rc->c->dg, DIAG_RULE_FIELD, pos,
+                reserved ? "rule '%s' names reserved field '%s' of register '%s'%s"
+                         : "rule '%s' names '%s', which is not a field of register '%s'%s",
+                rc->rule->name, node->field, rc->r->name, hint);
     return 0;
 }
 

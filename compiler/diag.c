@@ -256,10 +256,6 @@ static size_t show_byte(struct buf *out, char c, size_t col)
     return col + !utf8_continuation(c);
 }
 
-/*
- * "    5 | <source line>" and "      |     ^" for 'pos'. A line longer than
- * DIAG_LINE_MAX bytes is shown as the window around the column.
- */
 struct srcpos diag_pos_in_value(struct srcpos value, struct srcpos elem, const char *text,
                                 size_t off)
 {
@@ -270,6 +266,10 @@ struct srcpos diag_pos_in_value(struct srcpos value, struct srcpos elem, const c
     return value;
 }
 
+/*
+ * "    5 | <source line>" and "      |     ^" for 'pos'. A line longer than
+ * DIAG_LINE_MAX bytes is shown as the window around the column.
+ */
 static void add_caret(struct diag *dg, struct srcpos pos)
 {
     struct diag_source *src = source_of(dg, pos.file);

@@ -283,15 +283,6 @@ static const char *template_for(const struct options *o)
     return t ? t : "c";
 }
 
-/* "c, html, md, tables and json": the built-in output templates, for messages. */
-static void builtin_names(struct buf *out)
-{
-    for (size_t i = 0; i < embedded_template_count; i++)
-        if (embedded_templates[i].name[0] != '_')
-            buf_addf(out, "%s, ", embedded_templates[i].name);
-    buf_adds(out, "json");
-}
-
 /* -t NAME that names no built-in and no file: a usage error listing the built-ins. */
 static int check_template_name(const char *name, int *status)
 {
@@ -303,12 +294,15 @@ static int check_template_name(const char *name, int *status)
         return 0; /* a path is read when the spec is checked: missing, it is an I/O error */
     struct util_suggest sg;
     util_suggest_init(&sg, name);
-    for (size_t i = 0; i < embedded_template_count; i++)
-        if (embedded_templates[i].name[0] != '_')
+    struct buf names = BUF_INIT; /* "c, html, md, tables, json": the built-in output templates */
+    for (size_t i = 0; i < embedded_template_count; i++) {
+        if (embedded_templates[i].name[0] != '_') {
             util_suggest_add(&sg, embedded_templates[i].name);
+            buf_addf(&names, "%s, ", embedded_templates[i].name);
+        }
+    }
     util_suggest_add(&sg, "json");
-    struct buf names = BUF_INIT;
-    builtin_names(&names);
+    buf_adds(&names, "json");
     char hint[160];
     *status = usage_error("unknown template '%s': no built-in and no file of that name%s\n"
                           "regc: note: the built-in templates are %s (regc --list-templates)",
@@ -588,22 +582,19 @@ static int compile(struct options *o, struct diag *dg)
     struct model_spec *spec = path ? load_spec(&arena, dg, o, path) : NULL;
     if (!spec && path == o->spec)
         note_spec_name(dg, o->spec);
-    /* both outputs opened (their temporary files made) before the render: a
-       place that cannot be written is known before any work */
+    int status;
     if (spec && o->against) { /* a comparison, not an output */
         int rc = check_spec(&arena, dg, spec) == 0 ? svd_against(&arena, dg, spec, o->against, stdout) : -1;
-        tmpl_release(&tp);
-        arena_release(&arena);
-        free(deps_path);
-        if (path != o->spec)
-            free(path);
-        return rc < 0 ? status_of(dg) : rc;
+        status = rc < 0 ? status_of(dg) : rc;
+        goto out_release;
     }
     bool checked = spec && check_spec(&arena, dg, spec) == 0;
     if (checked && o->check_only && strcmp(template_for(o), "svd") == 0)
         context_svd_check(dg, spec); /* --check -t svd: what -t svd refuses */
     if (checked && o->check_only && strcmp(template_for(o), "regspec") == 0)
         context_regspec_check(dg, spec); /* --check -t regspec: what -t regspec refuses */
+    /* both outputs opened (their temporary files made) before the render: a
+       place that cannot be written is known before any work */
     if (checked && !o->check_only && dg->nerrors == 0 &&
         (!o->output || (out.file = outfile_open(dg, o->output))) &&
         (!deps_path || (deps = outfile_open(dg, deps_path)))) {
@@ -613,7 +604,8 @@ static int compile(struct options *o, struct diag *dg)
             outfile_abort(deps);
         deps = NULL;
     }
-    int status = status_of(dg);
+    status = status_of(dg);
+out_release:
     outfile_abort(out.file); /* not written: an error came first */
     outfile_abort(deps);
     free(deps_path);

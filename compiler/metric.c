@@ -45,11 +45,6 @@ static bool is_ident_start(char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-static bool is_ident(char c)
-{
-    return is_ident_start(c) || is_digit(c);
-}
-
 static void skip_ws(struct parser *p)
 {
     while (util_is_space(p->s[p->i]))
@@ -93,7 +88,7 @@ static size_t scan_ident(const char *s, size_t i)
 {
     if (!is_ident_start(s[i]))
         return i;
-    while (is_ident(s[i]))
+    while (util_is_ident_char(s[i]))
         i++;
     return i;
 }
@@ -119,7 +114,7 @@ static struct metric_node *parse_number(struct parser *p)
         while (is_digit(p->s[i]))
             i++;
     }
-    if (is_ident(p->s[i]) || p->s[i] == '.')
+    if (util_is_ident_char(p->s[i]) || p->s[i] == '.')
         return fail(p, i, "unexpected '%.1s' in a number", p->s + i);
     struct metric_node *n = node(p, METRIC_OP_NUM, at, i - at);
     n->text = arena_strndup(p->a, p->s + at, i - at);
@@ -158,7 +153,7 @@ static size_t parse_value(struct parser *p, size_t i, uint64_t *v)
         fail(p, i, base == 16 ? "expected hexadecimal digits after '0x'" : "expected a value");
         return 0;
     }
-    if (is_ident(p->s[i])) {
+    if (util_is_ident_char(p->s[i])) {
         fail(p, i, "unexpected '%.1s' in a value", p->s + i);
         return 0;
     }
@@ -396,21 +391,10 @@ const struct metric_node *metric_constant_zero_divisor(const struct metric_node 
     return z ? z : metric_constant_zero_divisor(e->rhs);
 }
 
-static const char *op_text(enum metric_op op)
-{
-    switch (op) {
-    case METRIC_OP_ADD:
-        return " + ";
-    case METRIC_OP_SUB:
-        return " - ";
-    case METRIC_OP_MUL:
-        return " * ";
-    case METRIC_OP_DIV:
-        return " / ";
-    default:
-        return "";
-    }
-}
+static const char *const op_text[] = {[METRIC_OP_ADD] = " + ",
+                                      [METRIC_OP_SUB] = " - ",
+                                      [METRIC_OP_MUL] = " * ",
+                                      [METRIC_OP_DIV] = " / "};
 
 void metric_render(const struct metric_node *e, struct buf *out, metric_render_fn fn, void *ctx)
 {
@@ -427,7 +411,7 @@ void metric_render(const struct metric_node *e, struct buf *out, metric_render_f
     default:
         buf_adds(out, "(");
         metric_render(e->lhs, out, fn, ctx);
-        buf_adds(out, op_text(e->op));
+        buf_adds(out, op_text[e->op]);
         metric_render(e->rhs, out, fn, ctx);
         buf_adds(out, ")");
     }

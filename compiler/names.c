@@ -232,7 +232,7 @@ static void emit_one(const struct emitter *em, const char *ident, struct srcpos 
 {
     if (em->hfn) {
         const struct names_lazy n = {em->a, ident, NULL, false, NULL};
-        em->hfn(em->ctx, hash_final(hash_more(0, ident, same_c)), &n, pos);
+        em->hfn(em->ctx, names_hash64(ident), &n, pos);
     } else {
         em->fn(em->ctx, ident, pos);
     }

@@ -251,10 +251,8 @@ static int place_open(struct diag *dg, const char *path, struct place *pl, bool 
         place_release(pl);
     if (!err)
         return 0;
-    if (why)
-        return diag_report(dg, DIAG_IO, (struct srcpos){0, 0, 0}, "cannot write '%s': %s", path,
-                           why);
-    return io_error(dg, path, err);
+    return diag_report(dg, DIAG_IO, (struct srcpos){0, 0, 0}, "cannot write '%s': %s", path,
+                       why ? why : strerror(err));
 }
 
 /*

@@ -22,16 +22,6 @@ static bool is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* dir/name.xml when that is a file: a string the caller frees; else NULL. */
-static char *try_dir(const char *dir, size_t dirlen, const char *name)
-{
-    struct buf b = BUF_INIT;
-    buf_addf(&b, "%.*s/%s.xml", (int)dirlen, dir, name);
-    char *found = is_file(b.s) ? realpath(b.s, NULL) : NULL; /* no "bin/.." in diagnostics */
-    buf_release(&b);
-    return found;
-}
-
 /* The directory of the running program, or "" when it cannot be told. */
 static void exe_dir(char *dir, size_t len)
 {
@@ -74,15 +64,14 @@ static char *each_dir(char *(*visit)(const char *dir, size_t len, void *ctx), vo
     return NULL;
 }
 
-static char *find_in(const char *dir, size_t len, void *name)
+/* dir/NAME.xml ('name': NAME) when that is a file: a string the caller frees; else NULL. */
+static char *find_in(const char *dir, size_t dirlen, void *name)
 {
-    return try_dir(dir, len, name);
-}
-
-/* NAME.xml in $REGC_SPEC_PATH, then beside regc: a string the caller frees, or NULL. */
-static char *search(const char *name)
-{
-    return each_dir(find_in, (void *)name);
+    struct buf b = BUF_INIT;
+    buf_addf(&b, "%.*s/%s.xml", (int)dirlen, dir, (const char *)name);
+    char *found = is_file(b.s) ? realpath(b.s, NULL) : NULL; /* no "bin/.." in diagnostics */
+    buf_release(&b);
+    return found;
 }
 
 /* A path: it has a '/' or ends in .xml or .svd (a file name regc reads). */
@@ -99,7 +88,7 @@ char *specpath_find(struct diag *dg, const char *arg)
         return (char *)arg;
     struct stat st;
     bool here = lstat(arg, &st) == 0;
-    char *found = search(arg);
+    char *found = each_dir(find_in, (void *)arg); /* in $REGC_SPEC_PATH, then beside regc */
     if (found && here)
         diag_note(dg, (struct srcpos){0, 0, 0},
                   "'%s' is the spec %s from the search path, not the file '%s' here "

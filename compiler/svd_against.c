@@ -36,11 +36,6 @@ struct svd_side {
     bool agrees;
 };
 
-static bool ident_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 /* A number with C's U/L suffixes at *p; advances *p. */
 static bool c_number(const char **p, uint64_t *v)
 {
@@ -76,7 +71,7 @@ static bool macro_value(const char *p, bool has_pos, uint64_t pos, uint64_t *v)
     p = skip_blank(p);
     if (p[0] == '<' && p[1] == '<') {
         p = skip_blank(p + 2);
-        while (ident_char(*p))
+        while (util_is_ident_char(*p))
             p++;
         if (!has_pos || pos >= 64)
             return false;
@@ -99,7 +94,7 @@ static void read_macros(struct arena *a, char *text, struct regc_map *m)
         if (strncmp(p, "#define", 7) == 0) {
             p = skip_blank(p + 7);
             const char *name = p;
-            while (ident_char(*p))
+            while (util_is_ident_char(*p))
                 p++;
             size_t len = (size_t)(p - name);
             bool pos = len > 4 && memcmp(p - 4, "_Pos", 4) == 0;

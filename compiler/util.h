@@ -26,6 +26,12 @@ static inline bool util_is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* A letter, digit or '_': a character of a C identifier (and of the words spec languages use). */
+static inline bool util_is_ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 /* Are 'x' and 'y' the same text, or both NULL (an attribute not given)? */
 static inline bool util_same_text(const char *x, const char *y)
 {

@@ -130,12 +130,6 @@ void xl_report_value(struct loader *ld, const struct xl_elem *n, const char *att
     xl_report(ld, err->code, xl_value_pos(ld, n, attr, err->at), "%s", err->msg);
 }
 
-/*
- * Attribute 'name' of 'n' (not in a namespace), or NULL when absent;
- * copied into the arena when 'keep', else borrowed (valid while 'n' is
- * loaded: for values parsed or folded at once, a million registers'
- * numbers are not kept twice).
- */
 /* A second <pmon>, <box-control>, <array-index>... where one is allowed. */
 void xl_report_repeated(struct loader *ld, const struct xl_elem *n, struct srcpos first)
 {
@@ -144,6 +138,12 @@ void xl_report_repeated(struct loader *ld, const struct xl_elem *n, struct srcpo
     xl_note(ld, first, "first '%s' is here", (const char *)n->name);
 }
 
+/*
+ * Attribute 'name' of 'n' (not in a namespace), or NULL when absent;
+ * copied into the arena when 'keep', else borrowed (valid while 'n' is
+ * loaded: for values parsed or folded at once, a million registers'
+ * numbers are not kept twice).
+ */
 static const char *attr_value(struct loader *ld, const struct xl_elem *n, const char *name,
                               bool keep)
 {

@@ -418,15 +418,8 @@ static void split_pmi_cores(struct loader *ld, struct model_global_control *g)
     const char *s = g->pmi_core.name;
     if (!s || !strpbrk(s, " \t,"))
         return;
-    size_t n = 0;
-    for (const char *p = s; *p;) {
-        p += strspn(p, " \t,");
-        if (!*p)
-            break;
-        n++;
-        p += strcspn(p, " \t,");
-    }
-    g->pmi_cores = arena_zalloc(ld->a, n * sizeof(*g->pmi_cores));
+    /* at most one name in two bytes */
+    g->pmi_cores = arena_zalloc(ld->a, (strlen(s) / 2 + 1) * sizeof(*g->pmi_cores));
     for (const char *p = s; *p;) {
         p += strspn(p, " \t,");
         size_t len = strcspn(p, " \t,");

@@ -526,8 +526,14 @@ static void list_values(char *out, size_t size, const char *const *values)
     }
 }
 
-static void schema_err(struct rfile *rf, struct srcpos pos, const char *msg)
+__attribute__((format(printf, 3, 4))) static void schema_err(struct rfile *rf, struct srcpos pos,
+                                                              const char *fmt, ...)
 {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
     schema_err_add(rf, pos, msg, (struct srcpos){0, 0, 0}, NULL);
 }
 
@@ -554,12 +560,12 @@ static uint64_t check_unknown_attributes(struct loader *ld, const struct xl_elem
         const char *best = util_suggest_best(&sg);
         if (best)
             suggested |= UINT64_C(1) << (schema_attr_find(e, best) - e->attrs);
-        char msg[512], hint[160], qname[260];
+        char hint[160], qname[260];
         const char *prefix = a->uri && a->prefix ? a->prefix : "";
         snprintf(qname, sizeof(qname), "%s%s%.120s", prefix, *prefix ? ":" : "", name);
-        snprintf(msg, sizeof(msg), "element '%s': unknown attribute '%s'%s", (const char *)n->name,
-                 qname, diag_hint(hint, sizeof(hint), best));
-        schema_err(ld->rf, a->uri ? xl_pos_of(ld, n) : xl_attr_pos(ld, n, name), msg);
+        schema_err(ld->rf, a->uri ? xl_pos_of(ld, n) : xl_attr_pos(ld, n, name),
+                   "element '%s': unknown attribute '%s'%s", (const char *)n->name, qname,
+                   diag_hint(hint, sizeof(hint), best));
     }
     return suggested;
 }
@@ -571,11 +577,11 @@ static void check_value(struct loader *ld, const struct xl_elem *n, const struct
     for (size_t i = 0; at->values[i]; i++)
         if (schema_value_is(v, at->values[i]))
             return;
-    char msg[512], list[256];
+    char list[256];
     list_values(list, sizeof(list), at->values);
-    snprintf(msg, sizeof(msg), "element '%s': attribute '%s' is '%.60s', expected %s",
-             (const char *)n->name, at->name, v, list);
-    schema_err(ld->rf, xl_value_pos(ld, n, at->name, 0), msg);
+    schema_err(ld->rf, xl_value_pos(ld, n, at->name, 0),
+               "element '%s': attribute '%s' is '%.60s', expected %s", (const char *)n->name,
+               at->name, v, list);
 }
 
 /*
@@ -593,10 +599,8 @@ static void check_attribute_groups(struct loader *ld, const struct xl_elem *n, c
         const struct schema_attr *at = &e->attrs[i];
         if (!at->group || !with[at->group] || given >> i & 1)
             continue;
-        char msg[512];
-        snprintf(msg, sizeof(msg), "element '%s': attribute '%s' needs attribute '%s'",
-                 (const char *)n->name, with[at->group], at->name);
-        schema_err(ld->rf, xl_pos_of(ld, n), msg);
+        schema_err(ld->rf, xl_pos_of(ld, n), "element '%s': attribute '%s' needs attribute '%s'",
+                   (const char *)n->name, with[at->group], at->name);
     }
 }
 
@@ -618,10 +622,8 @@ static void check_attributes(struct loader *ld, const struct xl_elem *n, const s
         if (given >> i & 1 && at->values[0]) {
             check_value(ld, n, at);
         } else if (!(given >> i & 1) && at->required && !(suggested >> i & 1)) {
-            char msg[512];
-            snprintf(msg, sizeof(msg), "element '%s': missing attribute '%s'",
-                     (const char *)n->name, at->name);
-            schema_err(ld->rf, xl_pos_of(ld, n), msg);
+            schema_err(ld->rf, xl_pos_of(ld, n), "element '%s': missing attribute '%s'",
+                       (const char *)n->name, at->name);
         }
     }
     if (e->ngroups)
@@ -648,24 +650,22 @@ static const char *suggest_element(struct loader *ld, const char *name)
 static void not_allowed(struct loader *ld, const struct xl_elem *n, const struct schema_elem *pe)
 {
     const char *name = (const char *)n->name;
-    char msg[320];
     if (n->uri || !schema_elem_find(ld->sc, name)) {
         char hint[160];
-        snprintf(msg, sizeof(msg), "element '%.120s' is not allowed here%s", name,
-                 diag_hint(hint, sizeof(hint), n->uri ? NULL : suggest_element(ld, name)));
-    } else {
-        const char *parents[5] = {0}; /* up to 4 (more say little), NULL-terminated */
-        size_t np = 0;
-        for (size_t i = 0; i < ld->sc->nelems && np < ARRAY_SIZE(parents); i++)
-            if (schema_child_find(&ld->sc->elems[i], name))
-                parents[np++] = ld->sc->elems[i].name;
-        char list[160] = "";
-        if (np < ARRAY_SIZE(parents))
-            list_values(list, sizeof(list), parents);
-        snprintf(msg, sizeof(msg), "element '%.40s' is not allowed in '%.40s'%s%.150s", name,
-                 pe->name, list[0] ? ": it goes in " : "", list);
+        schema_err(ld->rf, xl_pos_of(ld, n), "element '%.120s' is not allowed here%s", name,
+                   diag_hint(hint, sizeof(hint), n->uri ? NULL : suggest_element(ld, name)));
+        return;
     }
-    schema_err(ld->rf, xl_pos_of(ld, n), msg);
+    const char *parents[5] = {0}; /* up to 4 (more say little), NULL-terminated */
+    size_t np = 0;
+    for (size_t i = 0; i < ld->sc->nelems && np < ARRAY_SIZE(parents); i++)
+        if (schema_child_find(&ld->sc->elems[i], name))
+            parents[np++] = ld->sc->elems[i].name;
+    char list[160] = "";
+    if (np < ARRAY_SIZE(parents))
+        list_values(list, sizeof(list), parents);
+    schema_err(ld->rf, xl_pos_of(ld, n), "element '%.40s' is not allowed in '%.40s'%s%.150s", name,
+               pe->name, list[0] ? ": it goes in " : "", list);
 }
 
 /*
@@ -718,9 +718,7 @@ static void validate_text(struct loader *ld, int depth, const struct valid_state
     const struct schema_elem *pe = depth > 0 ? v[depth - 1].e : NULL;
     if (!pe || pe->text)
         return;
-    char msg[320];
-    snprintf(msg, sizeof(msg), "element '%.120s' may not contain text", pe->name);
-    schema_err(ld->rf, at, msg);
+    schema_err(ld->rf, at, "element '%.120s' may not contain text", pe->name);
 }
 
 /* ---------------------------------------------------------------- the open elements */
@@ -1097,21 +1095,11 @@ static bool include_new(struct loader *ld, const struct xl_elem *n, const char *
  */
 static void report_foreign(struct rfile *rf, struct srcpos p, const char *format, const char *why)
 {
-    if (strcmp(format, "CMSIS-SVD") == 0) /* read as the spec itself, never included */
-        report_fatal(rf, DIAG_NOT_REGSPEC, p,
-                     "not a regspec: this looks like %s (%s); regc reads an SVD file given as "
-                     "the spec itself (docs/svd.md), not as an include",
-                     format, why);
-    else
-        report_fatal(rf, DIAG_NOT_REGSPEC, p,
-                     "not a regspec: this looks like %s (%s); regc reads the regspec language, "
-                     "described in docs/regspec.md",
-                     format, why);
-}
-
-static bool is_ident_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    bool svd = strcmp(format, "CMSIS-SVD") == 0; /* read as the spec itself, never included */
+    report_fatal(rf, DIAG_NOT_REGSPEC, p, "not a regspec: this looks like %s (%s); %s", format, why,
+                 svd ? "regc reads an SVD file given as the spec itself (docs/svd.md), not as an "
+                       "include"
+                     : "regc reads the regspec language, described in docs/regspec.md");
 }
 
 /* Offset of the first 'word' standing alone in text[0, len), or SIZE_MAX. */
@@ -1119,8 +1107,8 @@ static size_t find_word(const char *text, size_t len, const char *word)
 {
     size_t n = strlen(word);
     for (size_t i = 0; i + n <= len; i++) {
-        if (memcmp(text + i, word, n) == 0 && (i == 0 || !is_ident_char(text[i - 1])) &&
-            (i + n == len || !is_ident_char(text[i + n])))
+        if (memcmp(text + i, word, n) == 0 && (i == 0 || !util_is_ident_char(text[i - 1])) &&
+            (i + n == len || !util_is_ident_char(text[i + n])))
             return i;
     }
     return SIZE_MAX;
@@ -1441,7 +1429,6 @@ static bool read_events(struct loader *ld, struct rfile *rf, struct frame *at)
     return complete;
 }
 
-/* Reads the first bytes (for other formats and the encoding); false on a read error. */
 /*
  * The peeked text starts, after a byte order mark, blanks, an XML
  * declaration and comments, with the start tag '<part': an include that is a
@@ -1474,6 +1461,7 @@ static bool starts_as_part(const struct rfile *rf)
            (util_is_space(p[5]) || p[5] == '>' || p[5] == '/');
 }
 
+/* Reads the first bytes (for other formats and the encoding); false on a read error. */
 static bool peek_file(struct rfile *rf)
 {
     rf->peek = xmalloc(PEEK_SIZE);
@@ -1501,8 +1489,10 @@ static void finish_file(struct loader *ld, struct rfile *rf, bool complete)
                      "cannot read file: %s", strerror(rf->read_err));
     else if (!complete && !rf->fatal.n)
         report_fatal(rf, DIAG_XML_SYNTAX, file, "the file is not well-formed XML");
+    if (!rf->fatal.n && !rf->nschema && !rf->wrong_root)
+        return;
+    diag_held_truncate(&ld->held, rf->held_mark); /* what the model's construction reported goes */
     if (rf->fatal.n) {
-        diag_held_truncate(&ld->held, rf->held_mark);
         for (size_t i = 0; i < rf->fatal.n; i++) {
             struct diag_held_one *d = &rf->fatal.d[i];
             xl_report(ld, d->code, d->pos, "%s", d->msg);
@@ -1510,7 +1500,6 @@ static void finish_file(struct loader *ld, struct rfile *rf, bool complete)
         return;
     }
     if (rf->nschema) {
-        diag_held_truncate(&ld->held, rf->held_mark);
         qsort(rf->schema, rf->nschema, sizeof(*rf->schema), schema_err_cmp);
         for (size_t i = 0; i < rf->nschema; i++) {
             bool seen = false; /* the same message on the same line, found twice */
@@ -1524,18 +1513,15 @@ static void finish_file(struct loader *ld, struct rfile *rf, bool complete)
         }
         return;
     }
-    if (rf->wrong_root) {
-        diag_held_truncate(&ld->held, rf->held_mark);
-        if (rf->f->included_at.file) {
-            xl_report(ld, DIAG_INCLUDE, rf->wrong_root_pos,
-                      "an included file must have the root element 'part', not '%s'", rf->wrong_root);
-            xl_note(ld, rf->f->included_at, "included here");
-        } else {
-            xl_report(ld, DIAG_SCHEMA, rf->wrong_root_pos,
-                      "the root element is '%s': a spec starts with 'regspec' ('part' is for "
-                      "included files)",
-                      rf->wrong_root);
-        }
+    if (rf->f->included_at.file) {
+        xl_report(ld, DIAG_INCLUDE, rf->wrong_root_pos,
+                  "an included file must have the root element 'part', not '%s'", rf->wrong_root);
+        xl_note(ld, rf->f->included_at, "included here");
+    } else {
+        xl_report(ld, DIAG_SCHEMA, rf->wrong_root_pos,
+                  "the root element is '%s': a spec starts with 'regspec' ('part' is for "
+                  "included files)",
+                  rf->wrong_root);
     }
 }
 

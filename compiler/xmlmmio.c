@@ -258,28 +258,20 @@ static void load_index_names(struct loader *ld, const struct xl_elem *n, struct 
     const char *given = xl_peek(ld, n, "index-names");
     if (!given)
         return;
-    char *v = arena_strdup(ld->a, given); /* cut into the names in place */
-    const char **names = arena_alloc(ld->a, (strlen(v) / 2 + 1) * sizeof(*names));
+    const char **names = NULL;
     size_t k = 0;
-    for (char *s = v; *s;) {
-        while (util_is_space(*s))
-            *s++ = '\0';
-        if (!*s)
-            break;
-        names[k++] = s;
-        while (*s && !util_is_space(*s))
-            s++;
-    }
+    value_words(ld->a, given, &names, &k);
+    const char *name = r->written_name ? r->written_name : "?";
     if (!r->is_array) {
         xl_report(ld, DIAG_BAD_ARRAY, xl_value_pos(ld, n, "index-names", 0),
                   "register '%s' is not an array: 'index-names' needs a name such as '%s{0-2}'",
-                  r->written_name ? r->written_name : "?", r->written_name ? r->written_name : "?");
+                  name, name);
         return;
     }
     if (k != r->count) {
         xl_report(ld, DIAG_BAD_ARRAY, xl_value_pos(ld, n, "index-names", 0),
-                  "register '%s' has %u element%s but 'index-names' lists %zu",
-                  r->written_name ? r->written_name : "?", r->count, r->count == 1 ? "" : "s", k);
+                  "register '%s' has %u element%s but 'index-names' lists %zu", name, r->count,
+                  r->count == 1 ? "" : "s", k);
         return;
     }
     model_reg_set_index_names(ld->a, r, names);

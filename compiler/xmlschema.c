@@ -227,9 +227,9 @@ static void rng_elements(struct rng *r, xmlNode *n)
             continue;
         if (rng_is(c, "element")) {
             const char *name = rng_attr(r, c, "name");
-            if (name && schema_elem_find(r->sc, name))
+            if (name && schema_elem_find(r->sc, name)) {
                 bad(r, "an element defined twice", c);
-            if (name && !schema_elem_find(r->sc, name)) {
+            } else if (name) {
                 struct xmlload_schema *sc = r->sc;
                 if (sc->nelems == r->cap)
                     sc->elems = xgrow(sc->elems, &r->cap, sc->nelems + 1, sizeof(*sc->elems));
