@@ -11,6 +11,7 @@
  * from the box's "kind").
  */
 #include "context_doc.h"
+#include "buf.h"
 #include "kpmu.h"
 
 #include "util.h"
@@ -77,15 +78,16 @@ static struct dt *bits_text(struct arena *a, long long msb, long long lsb)
 
 /* ------------------------------------------------------------ small keys */
 
-/* The integers of 'list' joined by 'sep', as many as some 480 bytes hold; "" for none. */
+/* The integers of 'list' joined by 'sep', every one of them; "" for none. */
 static struct dt *join_ints(struct arena *a, const struct dt *list, const char *sep)
 {
-    char b[512] = "";
-    size_t len = 0;
-    for (size_t i = 0; i < dt_len(list) && len < sizeof b - 32; i++)
-        len += (size_t)snprintf(b + len, sizeof b - len, "%s%lld", i ? sep : "",
-                                dt_int_value(dt_at(list, i)));
-    return dt_str(a, b);
+    struct buf b;
+    buf_init(&b);
+    for (size_t i = 0; i < dt_len(list); i++)
+        buf_addf(&b, "%s%lld", i ? sep : "", dt_int_value(dt_at(list, i)));
+    struct dt *s = dt_strn(a, b.s, b.len);
+    buf_release(&b);
+    return s;
 }
 
 /* "0-3" for a run, "0, 2, 3" otherwise; "" for an empty list. */
@@ -106,16 +108,11 @@ static struct dt *copy_label(struct arena *a, const struct dt *copy)
 {
     const char *inst = str_of(copy, "instance");
     const struct dt *idx = dt_get(copy, "index");
-    char b[256];
     if (inst && dt_is(idx, DT_INT))
-        snprintf(b, sizeof b, "%s [%lld]", inst, dt_int_value(idx));
-    else if (dt_is(idx, DT_INT))
-        snprintf(b, sizeof b, "[%lld]", dt_int_value(idx));
-    else if (inst)
-        snprintf(b, sizeof b, "%s", inst);
-    else
-        return dt_null();
-    return dt_str(a, b);
+        return dt_str_ref(a, arena_printf(a, "%s [%lld]", inst, dt_int_value(idx)));
+    if (dt_is(idx, DT_INT))
+        return dt_str_ref(a, arena_printf(a, "[%lld]", dt_int_value(idx)));
+    return inst ? dt_str(a, inst) : dt_null();
 }
 
 /* ------------------------------------------------------------ SVG geometry */
@@ -384,8 +381,7 @@ static struct dt *hex_text(struct arena *a, uint64_t v)
 static void event_keys(struct arena *a, const struct dt *blk, struct dt *ev)
 {
     const char *reg = str_of(ev, "register"), *name = str_of(ev, "name");
-    char prefix[160];
-    snprintf(prefix, sizeof(prefix), "event-%s-", str_of(blk, "name"));
+    const char *prefix = arena_printf(a, "event-%s-", str_of(blk, "name"));
     dt_set(a, ev, "doc_anchor", lower_id(a, prefix, name ? name : ""));
     uint64_t enc = 0, mask = 0;
     place_in(blk, reg, str_of(ev, "field"), hex_of(ev, "code"), &enc, &mask);

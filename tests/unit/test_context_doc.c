@@ -186,6 +186,41 @@ static void test_small_keys(void **state)
     json_decref(t);
 }
 
+/* Names and lists longer than any fixed buffer come out whole: an instance of 300 characters in
+ * a copy's label, a block of 200 in an event's anchor, 150 counters in doc_counters. */
+static void test_long_names_are_not_cut(void **state)
+{
+    (void)state;
+    char inst[301], blk_name[201];
+    memset(inst, 'i', 300);
+    inst[300] = '\0';
+    memset(blk_name, 'B', 200);
+    blk_name[200] = '\0';
+    json_t *counters = json_array();
+    char want_counters[1024] = "";
+    for (int k = 0; k < 150; k++) { /* 0, 2, 4, ...: no run */
+        json_array_append_new(counters, json_integer(2 * k));
+        snprintf(want_counters + strlen(want_counters), sizeof want_counters - strlen(want_counters),
+                 "%s%d", k ? ", " : "", 2 * k);
+    }
+    json_t *t = json_pack("{s:[{s:s, s:[], s:[{s:s, s:i, s:[{s:s, s:i}], s:[]}], s:[{s:s, s:o}]}]}",
+                          "blocks", "name", blk_name, "instances", "registers", "name", "C", "width",
+                          8, "instances", "instance", inst, "index", 1, "fields", "events", "name",
+                          "Ev", "counters", counters);
+    assert_non_null(t);
+    t = apply_json(t, context_doc_keys);
+    json_t *blk = json_array_get(json_object_get(t, "blocks"), 0);
+    json_t *ev = json_array_get(json_object_get(blk, "events"), 0);
+    char want_label[320], want_anchor[220];
+    snprintf(want_label, sizeof want_label, "%s [1]", inst);
+    snprintf(want_anchor, sizeof want_anchor, "event-%s-ev", blk_name);
+    assert_string_equal(str(json_array_get(json_object_get(reg0(t), "instances"), 0), "doc_label"),
+                        want_label);
+    assert_string_equal(str(ev, "doc_anchor"), want_anchor);
+    assert_string_equal(str(ev, "doc_counters"), want_counters);
+    json_decref(t);
+}
+
 static void test_incomplete_objects_are_left_alone(void **state)
 {
     (void)state;
@@ -237,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_44_bit_register_shades_unimplemented),
         cmocka_unit_test(test_narrow_labels_turn_and_shorten),
         cmocka_unit_test(test_small_keys),
+        cmocka_unit_test(test_long_names_are_not_cut),
         cmocka_unit_test(test_incomplete_objects_are_left_alone),
         cmocka_unit_test(test_access_legend),
     };
