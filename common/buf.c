@@ -50,6 +50,14 @@ void buf_adds(struct buf *b, const char *s)
     buf_addn(b, s, strlen(s));
 }
 
+void buf_addspaces(struct buf *b, size_t n)
+{
+    static const char spaces[] = "                                ";
+    for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
+        buf_addn(b, spaces, sizeof(spaces) - 1);
+    buf_addn(b, spaces, n);
+}
+
 void buf_addc_slow(struct buf *b, char c)
 {
     buf_addn(b, &c, 1);

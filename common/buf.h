@@ -68,6 +68,8 @@ static inline void buf_addn(struct buf *b, const char *s, size_t n)
     }
 }
 void buf_adds(struct buf *b, const char *s);
+/* 'n' spaces (an indent). */
+void buf_addspaces(struct buf *b, size_t n);
 void buf_addc_slow(struct buf *b, char c);
 /* Inline: renderers add text a character at a time. */
 static inline void buf_addc(struct buf *b, char c)

@@ -2221,14 +2221,6 @@ void context_lazy_free(struct context_lazy *lz)
     free(lz);
 }
 
-void context_indent(struct buf *out, size_t n)
-{
-    static const char spaces[] = "                                ";
-    for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
-        buf_addn(out, spaces, sizeof(spaces) - 1);
-    buf_addn(out, spaces, n);
-}
-
 /*
  * Appends 'v' as jansson writes it with a 2-space indent, every line after
  * the first indented by 'indent' more spaces (JSON strings hold no raw line
@@ -2248,7 +2240,7 @@ static int json_text(struct buf *out, const struct dt *v, size_t indent)
             break;
         }
         buf_addn(out, p, (size_t)(nl - p) + 1);
-        context_indent(out, indent);
+        buf_addspaces(out, indent);
         p = nl + 1;
     }
     free(text);
@@ -2292,7 +2284,7 @@ static int lazy_text(struct dump *d, const struct dt *v, size_t indent)
     int rc = 0;
     for (uint32_t i = 0; i < v->n && rc == 0; i++) {
         buf_addc(out, '\n');
-        context_indent(out, indent + 2);
+        buf_addspaces(out, indent + 2);
         if (obj) {
             struct dt key = {.type = DT_STR,
                              .u.str = {v->u.members[i].key, strlen(v->u.members[i].key)}};
@@ -2312,7 +2304,7 @@ static int lazy_text(struct dump *d, const struct dt *v, size_t indent)
             dump_hand_over(d); /* after an item: a block, a register, a field... */
     }
     buf_addc(out, '\n');
-    context_indent(out, indent);
+    buf_addspaces(out, indent);
     buf_addc(out, obj ? '}' : ']');
     return rc;
 }

@@ -79,9 +79,6 @@ void context_lazy_free(struct context_lazy *lz);
  */
 int context_to_json(const struct dt *tree, struct buf *out);
 
-/* Appends 'n' spaces to 'out': the JSON writers' indentation (this one's and -t json's). */
-void context_indent(struct buf *out, size_t n);
-
 /*
  * `regc --dump-context`: the text context_to_json() gives for context_build(s, opt)'s tree, built
  * and written block by block: memory holds one block's tree, not the whole

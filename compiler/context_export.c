@@ -39,7 +39,7 @@ static void hand_over(struct jw *w)
 static void newline(struct jw *w)
 {
     buf_addc(w->out, '\n');
-    context_indent(w->out, 2 * (size_t)w->depth);
+    buf_addspaces(w->out, 2 * (size_t)w->depth);
 }
 
 /* Starts the next member ('key') of an object, or item (NULL) of a list. */

@@ -243,10 +243,8 @@ static bool utf8_continuation(char c)
 static size_t show_byte(struct buf *out, char c, size_t col)
 {
     if (c == '\t') {
-        do
-            buf_addc(out, ' ');
-        while (++col % 8);
-        return col;
+        buf_addspaces(out, 8 - col % 8);
+        return col + 8 - col % 8;
     }
     if ((unsigned char)c < 0x20 || c == 0x7F) {
         buf_addc(out, '?');

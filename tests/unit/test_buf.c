@@ -71,6 +71,22 @@ static void test_buf_addn_every_length(void **state)
     }
 }
 
+/* An indent of any width, across the 32-space block buf_addspaces() copies from. */
+static void test_buf_addspaces_any_width(void **state)
+{
+    (void)state;
+    for (size_t n = 0; n <= 100; n++) {
+        struct buf b = BUF_INIT;
+        buf_adds(&b, "<");
+        buf_addspaces(&b, n);
+        buf_adds(&b, ">");
+        assert_int_equal(b.len, n + 2);
+        assert_int_equal(strspn(b.s + 1, " "), n);
+        assert_string_equal(b.s + 1 + n, ">");
+        buf_release(&b);
+    }
+}
+
 static void test_arena_alignment_and_strings(void **state)
 {
     struct arena a = ARENA_INIT;
@@ -125,6 +141,7 @@ int main(void)
         cmocka_unit_test(test_buf_addf_grows),
         cmocka_unit_test(test_buf_reset_keeps_storage),
         cmocka_unit_test(test_buf_addn_every_length),
+        cmocka_unit_test(test_buf_addspaces_any_width),
         cmocka_unit_test(test_arena_alignment_and_strings),
         cmocka_unit_test(test_arena_across_chunks),
     };
