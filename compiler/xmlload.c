@@ -529,12 +529,14 @@ static void list_values(char *out, size_t size, const char *const *values)
 __attribute__((format(printf, 3, 4))) static void schema_err(struct rfile *rf, struct srcpos pos,
                                                               const char *fmt, ...)
 {
-    char msg[512];
+    struct buf msg;
+    buf_init(&msg);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    buf_vaddf(&msg, fmt, ap);
     va_end(ap);
-    schema_err_add(rf, pos, msg, (struct srcpos){0, 0, 0}, NULL);
+    schema_err_add(rf, pos, msg.s, (struct srcpos){0, 0, 0}, NULL);
+    buf_release(&msg);
 }
 
 /*
