@@ -396,12 +396,19 @@ static void take_props(struct builder *b, const struct svd_node *n, struct props
         p->access_pos = tpos(n, SVD_T_ACCESS);
         p->own |= MODEL_PROP_ACCESS;
     }
-    if (n->text[SVD_T_PROTECTION])
-        p->protection = n->text[SVD_T_PROTECTION], p->own |= MODEL_PROP_PROTECTION;
-    if (number(b, n, SVD_T_RESET, &v))
-        p->reset = v, p->own |= MODEL_PROP_RESET;
-    if (number(b, n, SVD_T_RESET_MASK, &v))
-        p->reset_mask = v, p->has_reset_mask = true, p->own |= MODEL_PROP_RESET_MASK;
+    if (n->text[SVD_T_PROTECTION]) {
+        p->protection = n->text[SVD_T_PROTECTION];
+        p->own |= MODEL_PROP_PROTECTION;
+    }
+    if (number(b, n, SVD_T_RESET, &v)) {
+        p->reset = v;
+        p->own |= MODEL_PROP_RESET;
+    }
+    if (number(b, n, SVD_T_RESET_MASK, &v)) {
+        p->reset_mask = v;
+        p->has_reset_mask = true;
+        p->own |= MODEL_PROP_RESET_MASK;
+    }
 }
 
 /* ---------------------------------------------------------------- fields */
@@ -1065,10 +1072,14 @@ static bool reg_props(struct builder *b, const struct svd_node *n, const struct 
 {
     *p = *up;
     take_props(b, n, p);
-    if (n->text[SVD_T_MWV])
-        p->mwv = n->text[SVD_T_MWV], p->mwv_pos = tpos(n, SVD_T_MWV);
-    if (n->text[SVD_T_READ_ACTION])
-        p->read_action = n->text[SVD_T_READ_ACTION], p->ra_pos = tpos(n, SVD_T_READ_ACTION);
+    if (n->text[SVD_T_MWV]) {
+        p->mwv = n->text[SVD_T_MWV];
+        p->mwv_pos = tpos(n, SVD_T_MWV);
+    }
+    if (n->text[SVD_T_READ_ACTION]) {
+        p->read_action = n->text[SVD_T_READ_ACTION];
+        p->ra_pos = tpos(n, SVD_T_READ_ACTION);
+    }
     if (n->wc.kind != WC_NONE)
         p->wc = n->wc;
     if (size_ok(p->size))
