@@ -18,13 +18,13 @@ static void check_value_fits(struct check_ctx *c, const struct model_field *f, u
                     e->full_name, f->name, model_field_width(f));
 }
 
-void check_set_fits(struct check_ctx *c, const char *owner, const struct model_field *f,
-                    uint64_t value, struct srcpos pos)
+void check_set_fits(struct check_ctx *c, const char *kind, const char *owner,
+                    const struct model_field *f, uint64_t value, struct srcpos pos)
 {
     if (f && value > model_field_max(f)) {
         diag_report(c->dg, DIAG_VALUE_TOO_WIDE, pos,
-                    "value " CHECK_X " for field '%s' of %s does not fit its %u bits", value,
-                    f->name, owner, model_field_width(f));
+                    "value " CHECK_X " for field '%s' of %s '%s' does not fit its %u bits", value,
+                    f->name, kind, owner, model_field_width(f));
         return;
     }
     if (!f || !check_known_reserved(f))
@@ -33,7 +33,8 @@ void check_set_fits(struct check_ctx *c, const char *owner, const struct model_f
     uint64_t want = model_field_sem(f) == REGC_SEM_MB1 ? model_field_max(f) : 0;
     if (value != want)
         diag_report(c->dg, DIAG_SET_RESERVED, pos,
-                    "%s sets %s field '%s' %s to " CHECK_X "; it must be written " CHECK_X, owner,
+                    "%s '%s' sets %s field '%s' %s to " CHECK_X "; it must be written " CHECK_X,
+                    kind, owner,
                     model_field_sem(f) == REGC_SEM_IG ? "ignored" : "reserved", f->name,
                     field_bits_text(c, f), value, want);
 }
@@ -41,9 +42,7 @@ void check_set_fits(struct check_ctx *c, const char *owner, const struct model_f
 static void check_set_value(struct check_ctx *c, const struct model_event *e,
                             const struct model_set *set)
 {
-    char owner[160];
-    snprintf(owner, sizeof(owner), "event '%s'", e->full_name);
-    check_set_fits(c, owner, set->field, set->value, set->pos);
+    check_set_fits(c, "event", e->full_name, set->field, set->value, set->pos);
 }
 
 static void check_event_counter(struct check_ctx *c, const struct model_events *tab,

@@ -35,8 +35,8 @@ const char *field_bits_text(struct check_ctx *c, const struct model_field *f);
  * field (value-too-wide) and, for a reserved field, is what the attribute
  * table demands (set-reserved). check_events.c; also the metrics' settings.
  */
-void check_set_fits(struct check_ctx *c, const char *owner, const struct model_field *f,
-                    uint64_t value, struct srcpos pos);
+void check_set_fits(struct check_ctx *c, const char *kind, const char *owner,
+                    const struct model_field *f, uint64_t value, struct srcpos pos);
 
 /* The passes, in the order check_spec() runs them. */
 void check_names(struct check_ctx *c);

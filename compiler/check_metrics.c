@@ -62,19 +62,20 @@ static const struct model_event *find_event(const struct model_block *b, const c
     return NULL;
 }
 
+/* 'block': the block 'name' was looked for in, NULL when 'name' is the block. */
 static bool unknown(struct metric_ctx *mc, const struct metric_node *n, const char *what,
-                    const char *name, const char *where, const char *hint)
+                    const char *name, const char *block, const char *hint)
 {
     diag_report(mc->c->dg, DIAG_METRIC_UNKNOWN_EVENT, formula_pos(mc->m, n->offset),
-                "metric '%s' names %s '%s'%s, which the spec does not have%s", mc->m->name, what,
-                name, where, hint);
+                "metric '%s' names %s '%s'%s%s%s, which the spec does not have%s", mc->m->name,
+                what, name, block ? " in block '" : "", block ? block : "", block ? "'" : "", hint);
     return false;
 }
 
 /* Resolves n's block, instance and event into *t; false (reported) when one is unknown. */
 static bool resolve(struct metric_ctx *mc, const struct metric_node *n, struct model_metric_term *t)
 {
-    char hint[160], where[160];
+    char hint[160];
     t->block = model_find_block(mc->c->s, n->block);
     if (!t->block) {
         struct util_suggest sg;
@@ -82,9 +83,8 @@ static bool resolve(struct metric_ctx *mc, const struct metric_node *n, struct m
         util_suggest_each(&sg, (const void *const *)mc->c->s->blocks, mc->c->s->nblocks,
                           offsetof(struct model_block, name));
         diag_hint(hint, sizeof(hint), util_suggest_best(&sg));
-        return unknown(mc, n, "block", n->block, "", hint);
+        return unknown(mc, n, "block", n->block, NULL, hint);
     }
-    snprintf(where, sizeof(where), " in block '%s'", n->block);
     if (n->instance) {
         t->instance = model_find_instance(t->block, n->instance);
         if (!t->instance) {
@@ -93,13 +93,13 @@ static bool resolve(struct metric_ctx *mc, const struct metric_node *n, struct m
             util_suggest_each(&sg, (const void *const *)t->block->instances,
                               t->block->ninstances, offsetof(struct model_instance, name));
             diag_hint(hint, sizeof(hint), util_suggest_best(&sg));
-            return unknown(mc, n, "instance", n->instance, where, hint);
+            return unknown(mc, n, "instance", n->instance, n->block, hint);
         }
     }
     t->event = find_event(t->block, n->event, &t->table);
     if (!t->event) {
         event_hint(hint, sizeof(hint), t->block, n->event);
-        return unknown(mc, n, "event", n->event, where, hint);
+        return unknown(mc, n, "event", n->event, n->block, hint);
     }
     return true;
 }
@@ -171,8 +171,6 @@ static bool resolve_settings(struct metric_ctx *mc, const struct metric_node *n,
     struct buf text = BUF_INIT;
     size_t cap = 0;
     unsigned before = c->dg->nerrors;
-    char owner[160];
-    snprintf(owner, sizeof(owner), "metric '%s'", mc->m->name);
     for (size_t i = 0; i < n->nsettings; i++) {
         const struct metric_setting *ms = n->settings[i];
         struct model_set *st = arena_zalloc(c->a, sizeof(*st));
@@ -188,7 +186,7 @@ static bool resolve_settings(struct metric_ctx *mc, const struct metric_node *n,
                         "metric '%s' sets '%s.%s', %s of block '%s': a formula sets the event's "
                         "control fields or another register of the box (a filter, a sub-control)",
                         mc->m->name, ms->reg, ms->field, role, t->block->name);
-        check_set_fits(c, owner, st->field, st->value, st->pos);
+        check_set_fits(c, "metric", mc->m->name, st->field, st->value, st->pos);
         arena_push(c->a, (void ***)&t->sets, &t->nsets, &cap, st);
         if (st->reg && st->reg != t->table->reg) /* the control register's fields go bare */
             buf_addf(&text, ",%s.%s=0x%" PRIx64, st->reg->name, ms->field, ms->value);
