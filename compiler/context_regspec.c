@@ -65,6 +65,17 @@ static void attr_true(struct arena *a, struct el *e, const char *name, bool on)
         attr(a, e, name, "true");
 }
 
+/*
+ * dim-of=, with dim-start="true" where the element before ('prev': its dim_of) has the same
+ * pattern but is of another list, which the loader would join to this one (xmlmmio.c): two SVD
+ * lists of one pattern that follow each other at one spacing stay two.
+ */
+static void dim_attrs(struct arena *a, struct el *e, const char *dim_of, const char *prev)
+{
+    attr(a, e, "dim-of", dim_of);
+    attr_true(a, e, "dim-start", dim_of && prev && prev != dim_of && strcmp(prev, dim_of) == 0);
+}
+
 static void attr_bool(struct arena *a, struct el *e, const char *name, bool on)
 {
     attr(a, e, name, on ? "true" : "false");
@@ -179,8 +190,9 @@ static void gap_el(struct arena *a, struct el *p, const struct model_field *f)
     el_add(a, p, &e);
 }
 
+/* 'prev_dim': the dim_of of the field written before f in its register, or NULL */
 static void field_el(struct arena *a, struct el *p, const struct derive_tree *t,
-                     const struct model_field *f)
+                     const struct model_field *f, const char *prev_dim)
 {
     if (f->implicit) {
         gap_el(a, p, f);
@@ -197,7 +209,7 @@ static void field_el(struct arena *a, struct el *p, const struct derive_tree *t,
     attr(a, &e, "write-constraint", write_constraint(a, &model_field_ext(f)->wc));
     attr(a, &e, "enum-name", model_field_ext(f)->enum_name);
     derived_attr(a, &e, t, model_tree_ref(DERIVE_FIELD, f, f->reg->block));
-    attr(a, &e, "dim-of", model_field_ext(f)->dim_of);
+    dim_attrs(a, &e, model_field_ext(f)->dim_of, prev_dim);
     attr_true(a, &e, "whole", model_field_ext(f)->whole);
     attr(a, &e, "desc", f->desc);
     cite_attrs(a, &e, f->cite);
@@ -297,8 +309,10 @@ static void array_index_el(struct arena *a, struct el *p, const struct model_arr
     el_add(a, p, &e);
 }
 
+/* 'prev': the register written before r in its block, or NULL */
 static void register_el(struct arena *a, struct el *p, const struct derive_tree *t,
-                        const struct model_block *b, const struct model_reg *r, const char *gaps)
+                        const struct model_block *b, const struct model_reg *r,
+                        const struct model_reg *prev, const char *gaps)
 {
     static const char *const spaces[] = {"msr", "pci", "mmio"};
     struct el e = el_new(a, "register");
@@ -317,7 +331,7 @@ static void register_el(struct arena *a, struct el *p, const struct derive_tree 
     if (r->gaps && (!gaps || strcmp(r->gaps, gaps) != 0))
         attr(a, &e, "gaps", r->gaps);
     attr(a, &e, "index-names", index_names(a, r));
-    attr(a, &e, "dim-of", model_reg_ext(r)->dim_of);
+    dim_attrs(a, &e, model_reg_ext(r)->dim_of, prev ? model_reg_ext(prev)->dim_of : NULL);
     attr(a, &e, "cluster", model_reg_ext(r)->cluster ? model_cluster_path(a, model_reg_ext(r)->cluster) : NULL);
     attr(a, &e, "alternate", model_reg_ext(r)->alternate);
     attr(a, &e, "alternate-group", model_block_alt_group(b, r));
@@ -329,8 +343,12 @@ static void register_el(struct arena *a, struct el *p, const struct derive_tree 
     for (size_t i = 0; i < r->nats; i++)
         at_el(a, &e, r->ats[i]);
     array_index_el(a, &e, model_reg_ext(r)->array_index);
-    for (size_t i = 0; i < r->nfields; i++)
-        field_el(a, &e, t, r->fields[i]);
+    const char *prev_dim = NULL;
+    for (size_t i = 0; i < r->nfields; i++) {
+        field_el(a, &e, t, r->fields[i], prev_dim);
+        if (!r->fields[i]->implicit)
+            prev_dim = model_field_ext(r->fields[i])->dim_of;
+    }
     for (size_t i = 0; i < r->nrules; i++)
         if (!rule_from_constraint(r, r->rules[i]))
             rule_el(a, &e, r->rules[i]);
@@ -339,8 +357,10 @@ static void register_el(struct arena *a, struct el *p, const struct derive_tree 
 
 /* ------------------------------------------------------------ blocks */
 
+/* 'prev': the instance written before in in its block, or NULL */
 static void instance_el(struct arena *a, struct el *p, const struct derive_tree *t,
-                        const struct model_block *b, const struct model_instance *in)
+                        const struct model_block *b, const struct model_instance *in,
+                        const struct model_instance *prev)
 {
     struct el e = el_new(a, "instance");
     attr(a, &e, "name", in->name);
@@ -362,7 +382,7 @@ static void instance_el(struct arena *a, struct el *p, const struct derive_tree 
     attr(a, &e, "prepend", in->prepend);
     attr(a, &e, "append", in->append);
     attr_true(a, &e, "own-type", in->own_type);
-    attr(a, &e, "dim-of", in->dim_of);
+    dim_attrs(a, &e, in->dim_of, prev ? prev->dim_of : NULL);
     attr(a, &e, "desc", in->desc);
     cite_attrs(a, &e, &in->cite);
     for (size_t i = 0; i < in->ninterrupts; i++) {
@@ -464,13 +484,14 @@ static void block_el(struct arena *a, struct el *p, const struct derive_tree *t,
     cite_attrs(a, &e, &b->cite);
     text_child(a, &e, "desc", b->desc);
     for (size_t i = 0; i < b->ninstances; i++)
-        instance_el(a, &e, t, b, b->instances[i]);
+        instance_el(a, &e, t, b, b->instances[i], i ? b->instances[i - 1] : NULL);
     for (size_t i = 0; i < b->naddr_blocks; i++)
         addr_block_el(a, &e, b->addr_blocks[i]);
     for (size_t i = 0; i < b->nclusters; i++)
         cluster_el(a, &e, t, s, b, b->clusters[i]);
     for (size_t i = 0; i < b->nregs; i++)
-        register_el(a, &e, t, b, b->regs[i], b->gaps ? b->gaps : s->gaps);
+        register_el(a, &e, t, b, b->regs[i], i ? b->regs[i - 1] : NULL,
+                    b->gaps ? b->gaps : s->gaps);
     el_add(a, p, &e);
 }
 

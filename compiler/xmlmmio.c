@@ -58,14 +58,21 @@ struct model_device_cpu *xl_load_core(struct loader *ld, const struct xl_elem *n
 
 /* ---------------------------------------------------------------- "%s" lists */
 
-/*
- * dim-of= as the previous register's (field's) when it is the same pattern:
- * the elements of one written "%s" list share the string, as the SVD
- * reader's do, which is how -t svd tells one list from two (context_svd.c).
- */
-static const char *same_list(const char *dim_of, const char *prev)
+/* 'prev' when 'pattern' is the same text: one "%s" list's elements share the string, as the SVD
+ * reader's do, which is how lists are told apart (model_reg_list(), model_instance_list(),
+ * context_svd.c). */
+static const char *same_pattern(const char *pattern, const char *prev)
 {
-    return dim_of && prev && strcmp(dim_of, prev) == 0 ? prev : dim_of;
+    return pattern && prev && strcmp(pattern, prev) == 0 ? prev : pattern;
+}
+
+/* Element n's dim-of=, in the list of the element before it ('prev': its dim-of=) unless n says
+ * dim-start="true", which keeps two lists of one pattern that follow each other at one spacing
+ * two, as -t regspec writes them. */
+static const char *same_list(struct loader *ld, const struct xl_elem *n, const char *prev)
+{
+    const char *dim_of = xl_get(ld, n, "dim-of");
+    return xl_get_bool(ld, n, "dim-start") ? dim_of : same_pattern(dim_of, prev);
 }
 
 static const char *prev_reg_dim_of(const struct model_reg *r)
@@ -136,8 +143,7 @@ static struct srcpos derived_pos(struct loader *ld, const struct xl_elem *n)
 void xl_mmio_instance(struct loader *ld, const struct xl_elem *n, struct model_instance *in)
 {
     const struct model_block *b = in->block;
-    in->dim_of = same_list(xl_get(ld, n, "dim-of"),
-                           b->ninstances ? b->instances[b->ninstances - 1]->dim_of : NULL);
+    in->dim_of = same_list(ld, n, b->ninstances ? b->instances[b->ninstances - 1]->dim_of : NULL);
     in->derived_from = xl_get(ld, n, "derived-from");
     in->derived_pos = derived_pos(ld, n);
     in->alternate = xl_get(ld, n, "alternate");
@@ -221,7 +227,7 @@ struct model_cluster *xl_load_cluster(struct loader *ld, const struct xl_elem *n
     if (!c->written_name)
         c->written_name = c->name;
     else if (b->nclusters) /* one "%s" list's elements share it, as the SVD reader's do */
-        c->written_name = same_list(c->written_name, b->clusters[b->nclusters - 1]->written_name);
+        c->written_name = same_pattern(c->written_name, b->clusters[b->nclusters - 1]->written_name);
     xl_get_num(ld, n, "address", &c->address);
     uint64_t count = 1; /* as many elements as SVD's <dim> allows */
     if (xl_get_num_max(ld, n, "count", MODEL_DIM_MAX, &count) && count == 0)
@@ -292,7 +298,7 @@ void xl_mmio_register(struct loader *ld, const struct xl_elem *n, struct model_r
     model_reg_set_display_name(ld->a, r, xl_get(ld, n, "display-name"));
     model_reg_set_derived_from(ld->a, r, xl_get(ld, n, "derived-from"),
                                derived_pos(ld, n));
-    model_reg_set_dim_of(ld->a, r, same_list(xl_get(ld, n, "dim-of"), prev_reg_dim_of(r)));
+    model_reg_set_dim_of(ld->a, r, same_list(ld, n, prev_reg_dim_of(r)));
     load_index_names(ld, n, r);
     if (xl_peek(ld, n, "cluster"))
         model_reg_set_cluster(ld->a, r,
@@ -370,7 +376,7 @@ void xl_mmio_field(struct loader *ld, const struct xl_elem *n, struct model_fiel
     model_field_set_enum_name(ld->a, f, xl_get(ld, n, "enum-name"));
     model_field_set_derived_from(ld->a, f, xl_get(ld, n, "derived-from"),
                                  derived_pos(ld, n));
-    model_field_set_dim_of(ld->a, f, same_list(xl_get(ld, n, "dim-of"), prev_field_dim_of(f)));
+    model_field_set_dim_of(ld->a, f, same_list(ld, n, prev_field_dim_of(f)));
     model_field_set_whole(ld->a, f, xl_get_bool(ld, n, "whole"));
 }
 

@@ -71,10 +71,10 @@ done
 imports regspec-out-dropped.svd tests/errors/regspec-out-dropped.svd
 # ---- every form of a field's enumeration sets and a register array's or list's dimArrayIndex
 # (tests/svd/cmsis-enum.svd, features.svd, enum-derive-out.svd: derived sets, array-index-reglist.svd:
-# a list's): the headers of A are the file's, and so are -t cmsis-enum and the register map (sets
+# a list's, array-index-contig.svd: two lists of one pattern at one spacing): the headers of A are the file's, and so are -t cmsis-enum and the register map (sets
 # included) of A written as SVD, and of B read back from that SVD; A read back and written again is A
 for f in tests/svd/cmsis-enum.svd tests/svd/features.svd tests/svd/enum-defaults.svd \
-    tests/svd/enum-derive-out.svd tests/svd/array-index-reglist.svd; do
+    tests/svd/enum-derive-out.svd tests/svd/array-index-reglist.svd tests/svd/array-index-contig.svd; do
     b=$(basename "$f")
     imports "$b" "$f" "cmsis cmsis-enum" || continue
     a=$tmp/$b.xml
