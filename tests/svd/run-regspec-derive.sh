@@ -8,7 +8,8 @@
 #     written in reverse order) hold A's fields as A holds them after its own field Z took X's
 #     values; D keeps its own field only, GP its own <gap> only; E's L and M (a chain of fields)
 #     hold K's set and values, without its header-enum-name; H's G and G2's write set hold KE's
-#     values, G2's for writes; W2's one field covers it and is named W2;
+#     values, G2's for writes, and G0's set (a chain of sets) too; W2's one field covers it and
+#     is named W2;
 #   - -t regspec writes each copy whole, so its output means the same (-t json equal);
 #   - -t svd reads back (SVD reader) to the same fields, values and sets as -t json of the regspec
 #     shows, but for D and GP: a derived register with fields (or gaps) of its own is written
@@ -59,6 +60,7 @@ GP: no field
 E.M 11:8 read-write reset=0x0 desc=- whole=False | K0=0x0/read-write K1=0x1/read-write | KE/-/read-write:K0,K1 | -
 E.L 7:4 read-write reset=0x0 desc=- whole=False | K0=0x0/read-write K1=0x1/read-write | KE/-/read-write:K0,K1 | -
 E.K 3:0 read-write reset=0x0 desc=- whole=False | K0=0x0/read-write K1=0x1/read-write | KE/KEnum/read-write:K0,K1 | -
+H.G0 11:8 read-write reset=0x0 desc=- whole=False | K0=0x0/read-write K1=0x1/read-write | G0E/-/read-write:K0,K1 | -
 H.G 3:0 read-write reset=0x0 desc=- whole=False | K0=0x0/read-write K1=0x1/read-write | GE/-/read-write:K0,K1 | -
 H.G2 7:4 read-write reset=0x0 desc=- whole=False | R0=0x5/read K0=0x0/write K1=0x1/write | G2R/-/read:R0 G2W/-/write:K0,K1 | -
 W.W 31:0 read-only reset=0x0 desc=- whole=True | - | - | -
