@@ -107,10 +107,15 @@ static void check_value_too_wide(struct check_ctx *c, const struct model_field *
 {
     for (size_t i = 0; i < f->nvalues; i++) {
         const struct model_value *v = f->values[i];
-        if (v->value > model_field_max(f))
+        if (v->value > model_field_max(f)) {
             diag_report(c->dg, DIAG_VALUE_TOO_WIDE, v->pos,
                         "value '%s' (" CHECK_X ") of field '%s' does not fit its %u bits", v->name,
                         v->value, f->name, model_field_width(f));
+            struct srcpos from = model_field_ext(f)->values_from;
+            if (from.line) /* a copy: where the field took it (the value is where its base is) */
+                diag_note(c->dg, from, "field '%s' takes its base's values from this derived-from",
+                          f->name);
+        }
     }
 }
 

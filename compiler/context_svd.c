@@ -185,15 +185,6 @@ static bool same_values(const struct model_field *f, const struct model_enum_set
                       model_set_default(bf, b->usage, bs.sets, bs.n), false);
 }
 
-/* Does set 's' of 'f' hold a value (or an isDefault one)? */
-static bool has_values(const struct model_field *f, const struct model_enum_set *s)
-{
-    struct model_enum_sets fs;
-    model_field_sets(f, &fs);
-    size_t i = 0;
-    return next_in_set(f, &fs, s->usage, &i) || model_set_default(f, s->usage, fs.sets, fs.n);
-}
-
 /*
  * The base a derived set 's' of 'f' is written from (derivedFrom as written), or NULL when it is
  * written whole, without derivedFrom: its name leads to no set in the model as -t svd writes it
@@ -207,7 +198,7 @@ static const struct model_enum_set *written_base(const struct model_field *f,
     if (!s->derived_from || !s->base)
         return NULL;
     *own_values = !same_values(f, s, s->base_field, s->base);
-    return *own_values && !has_values(f, s) ? NULL : s->base;
+    return *own_values && !model_set_has_values(f, s->usage) ? NULL : s->base;
 }
 
 /*

@@ -271,6 +271,16 @@ const struct model_value *model_set_default(const struct model_field *f, enum mo
     return NULL;
 }
 
+bool model_set_has_values(const struct model_field *f, enum model_usage set)
+{
+    struct model_enum_sets fs;
+    model_field_sets(f, &fs);
+    for (size_t i = 0; i < f->nvalues; i++)
+        if (model_value_in_set(f->values[i], set, fs.sets, fs.n))
+            return true;
+    return model_set_default(f, set, fs.sets, fs.n) != NULL;
+}
+
 void model_field_set_derived_from(struct arena *a, struct model_field *f, const char *base,
                                   struct srcpos pos)
 {

@@ -95,5 +95,7 @@ bool model_value_in_set(const struct model_value *v, enum model_usage set,
 /* The isDefault value of f's set of usage 'set' among 'sets' (model_value_in_set), or NULL. */
 const struct model_value *model_set_default(const struct model_field *f, enum model_usage set,
                                             const struct model_enum_set *const *sets, size_t n);
+/* Does f's set of usage 'set' (among model_field_sets) hold a value, or an isDefault one? */
+bool model_set_has_values(const struct model_field *f, enum model_usage set);
 
 #endif

@@ -4,15 +4,23 @@
  * them must end, reported with the SVD reader's diagnostic (svd-derived).
  * A name is looked up as the SVD reader looks up derivedFrom (derive.h), on
  * the model seen as SVD's tree, as -t svd writes it (model_tree.h), an <enum-set>'s too.
- * Derivation is recorded, not applied: the element holds its whole
- * content. A cluster marked own-type="false" (svdconv's unmodified copy) takes its base's
- * CMSIS type here. Called by xmlmmio.c once the spec is loaded; see xmlload_int.h.
+ * Once every base is found and no chain loops, derivation is applied as an SVD reader applies it
+ * to content the element does not write itself (model_copy.h): a register without a <field>
+ * or <gap> takes its base register's fields (a <gap> says what its bits are: -t regspec writes
+ * a register without fields so), a field without values or sets its base field's, an
+ * <enum-set> that holds no value its base set's values; each base first gets what its own
+ * derivation, and its fields' and sets', give it, whatever the order they are written in. An
+ * element with content of its own keeps it whole, as -t regspec writes it; a cluster or instance
+ * takes nothing (its registers are written in it). A cluster marked own-type="false"
+ * (svdconv's unmodified copy) takes its base's CMSIS type here. Called by xmlmmio.c once the
+ * spec is loaded; see xmlload_int.h.
  */
 #include "xmlload_int.h"
 
 #include "derive.h"
 #include "fatal.h"
 #include "map.h"
+#include "model_copy.h"
 #include "model_mmio.h"
 #include "model_tree.h"
 
@@ -25,11 +33,13 @@
 struct derived {
     struct derive_ref n, base;
     bool done; /* base looked up */
+    enum { APPLY_NOT, APPLY_ON_THE_WAY, APPLY_DONE } applied;
 };
 
 /* The check's state: the spec as a tree, and every derived object, found by its address. */
 struct derive_check {
     struct diag *dg;
+    struct arena *a; /* the model's: copies go there */
     struct derive_tree t;
     struct derived *all; /* xmalloc'd */
     size_t n, cap;
@@ -142,7 +152,7 @@ static void gather(void *ctx, struct derive_ref n)
 {
     struct derive_check *c = ctx;
     c->all = xgrow(c->all, &c->cap, c->n + 1, sizeof(*c->all));
-    c->all[c->n++] = (struct derived){n, model_tree_ref(DERIVE_NONE, NULL, NULL), false};
+    c->all[c->n++] = (struct derived){n, model_tree_ref(DERIVE_NONE, NULL, NULL), false, APPLY_NOT};
 }
 
 /* The spec's own (writable) cluster that tree node 'n' is. */
@@ -180,11 +190,76 @@ static void link_type(struct derive_check *c, struct derive_ref n, unsigned dept
     cl->type_of = from->type_of ? from->type_of : from;
 }
 
-void xl_check_derived(struct diag *dg, struct model_spec *s)
+/* ---------------------------------------------------------------- derivation applied */
+
+static void apply_node(struct derive_check *c, struct derive_ref n);
+
+/* The derived object that 'n' is, or NULL. */
+static struct derived *derived_of(struct derive_check *c, struct derive_ref n)
+{
+    struct regc_map_entry *e = regc_map_find(&c->by_obj, &n.obj, sizeof(n.obj));
+    return e ? e->val : NULL;
+}
+
+/* The derivation of n's fields (a register's) or sets (a field's) applied. */
+static void apply_kids(struct derive_check *c, struct derive_ref n)
+{
+    if (n.kind == DERIVE_REG) {
+        const struct model_reg *r = n.obj;
+        for (size_t i = 0; i < r->nfields; i++)
+            apply_node(c, model_tree_ref(DERIVE_FIELD, r->fields[i], r->block));
+    } else if (n.kind == DERIVE_FIELD) {
+        const struct model_field_ext *x = model_field_ext(n.obj);
+        for (size_t i = 0; i < x->nsets; i++)
+            apply_node(c, model_tree_set_ref(n.obj, x->sets[i]));
+    }
+}
+
+static bool has_own_values(const struct model_field *f)
+{
+    const struct model_field_ext *x = model_field_ext(f);
+    return f->nvalues || x->ndefaults || x->nsets;
+}
+
+/* What d's base gives it, once the base has all its own (the base's base first, down a chain). */
+static void apply(struct derive_check *c, struct derived *d)
+{
+    if (d->applied != APPLY_NOT) /* done, or a loop (reported: not reached) */
+        return;
+    d->applied = APPLY_ON_THE_WAY;
+    struct derive_ref n = d->n, b = base_of(c, n);
+    if (b.kind != DERIVE_NONE)
+        apply_node(c, b);
+    if (n.kind == DERIVE_REG && b.kind == DERIVE_REG &&
+        ((const struct model_reg *)n.obj)->nfields == 0) {
+        model_copy_fields(c->a, (struct model_reg *)n.obj, b.obj);
+    } else if (n.kind == DERIVE_FIELD && b.kind == DERIVE_FIELD && !has_own_values(n.obj)) {
+        model_copy_values(c->a, (struct model_field *)n.obj, b.obj);
+    } else if (n.kind == DERIVE_ENUMS && b.kind == DERIVE_ENUMS) {
+        const struct model_enum_set *s = n.obj;
+        if (!model_set_has_values(n.ctx, s->usage))
+            model_copy_set_values(c->a, (struct model_field *)n.ctx, s, b.ctx, b.obj);
+    }
+    apply_kids(c, n); /* its own fields and sets (copies have theirs from the base) */
+    d->applied = APPLY_DONE;
+}
+
+/* The derivation of 'n' and of its fields and sets applied. */
+static void apply_node(struct derive_check *c, struct derive_ref n)
+{
+    struct derived *d = derived_of(c, n);
+    if (d)
+        apply(c, d);
+    else
+        apply_kids(c, n);
+}
+
+void xl_check_derived(struct arena *a, struct diag *dg, struct model_spec *s)
 {
     struct derive_index names;
     derive_index_init(&names);
-    struct derive_check c = {dg, model_tree(s, &names), NULL, 0, 0, REGC_MAP_INIT};
+    unsigned errors = dg->nerrors;
+    struct derive_check c = {dg, a, model_tree(s, &names), NULL, 0, 0, REGC_MAP_INIT};
     model_tree_each_derived(s, gather, &c);
     for (size_t i = 0; i < c.n; i++) { /* c.all grows no more: its keys stay put */
         bool found;
@@ -195,6 +270,8 @@ void xl_check_derived(struct diag *dg, struct model_spec *s)
     for (size_t i = 0; i < c.n; i++)
         if (c.all[i].n.kind == DERIVE_CLUSTER)
             link_type(&c, c.all[i].n, 0);
+    for (size_t i = 0; i < c.n && dg->nerrors == errors; i++) /* every base found, no loop */
+        apply(&c, &c.all[i]);
     regc_map_release(&c.by_obj);
     free(c.all);
     derive_index_release(&names);

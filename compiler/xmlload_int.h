@@ -242,7 +242,8 @@ bool xl_mmio_value(struct loader *ld, const struct xl_elem *n, struct model_fiel
 void xl_mmio_finish(struct arena *a, struct diag *dg, struct model_spec *s);
 
 /* ---- xmlderive.c: the bases derived-from= names exist, chains end (svd-derived); a cluster
- * with own-type="false" gets its base's CMSIS type (type_of) */
-void xl_check_derived(struct diag *dg, struct model_spec *s);
+ * with own-type="false" gets its base's CMSIS type (type_of); then what each register, field
+ * and enum-set without content of its own takes from its base, copied in 'a' */
+void xl_check_derived(struct arena *a, struct diag *dg, struct model_spec *s);
 
 #endif

@@ -670,16 +670,17 @@ static void check_array_indices(struct arena *a, struct diag *dg, const struct m
     check_instance_indices(a, dg, b);
 }
 
-/* write-constraint= ranges and enumerations as rules of their registers, as the SVD reader makes
- * them (svd_rules.h); after the rest, so each register has all its fields. The bases derived-from=
- * names (instances, registers, fields) checked, and the <array-index> values. */
+/* The bases derived-from= names checked and what they give applied (xmlderive.c); then
+ * write-constraint= ranges and enumerations as rules of their registers, as the SVD reader makes
+ * them (svd_rules.h), so each register has all its fields and values (a derived one's too); the
+ * <array-index> values; each derived set linked to its base (copies included). */
 void xl_mmio_finish(struct arena *a, struct diag *dg, struct model_spec *s)
 {
+    xl_check_derived(a, dg, s);
     for (size_t i = 0; i < s->nblocks; i++) {
         for (size_t k = 0; k < s->blocks[i]->nregs; k++)
             svd_write_rules(a, dg, s->blocks[i]->regs[k]);
         check_array_indices(a, dg, s->blocks[i]);
     }
     model_link_enum_bases(s);
-    xl_check_derived(dg, s);
 }

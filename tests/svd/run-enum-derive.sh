@@ -26,8 +26,8 @@ cd "$(dirname "$0")/../.."
 . tests/tap.sh
 tap_setup regc tmp
 . tests/svd/same-but-levels.sh
+. tests/svd/testset.sh
 svd=tests/svd/enum-derive-out.svd
-xsd=${REGC_SVD_DATA:-../shared/svd}/schema/CMSIS-SVD.xsd
 
 # ---- -t svd: "REG.FIELD from=DERIVEDFROM name=NAME header=HEADERENUMNAME usage=USAGE VALUES..."
 # per <enumeratedValues>, each as written ('-' when absent)
@@ -65,14 +65,7 @@ printf '%s\n' \
     >"$tmp/warn.want"
 tap_diff "enum-derive-out.svd -t svd: the one set written whole is said, at its derivedFrom" \
     "$tmp/warn.want" "$tmp/svd.err"
-if ! command -v xmllint >/dev/null; then
-    tap_skip "enum-derive-out.svd -t svd validates against CMSIS-SVD.xsd" "no xmllint"
-elif [ ! -f "$xsd" ]; then
-    tap_skip "enum-derive-out.svd -t svd validates against CMSIS-SVD.xsd" "no $xsd"
-else
-    tap_check "enum-derive-out.svd -t svd validates against CMSIS-SVD.xsd" \
-        xmllint --noout --schema "$xsd" "$tmp/out.svd"
-fi 2>/dev/null
+svd_schema_check "enum-derive-out.svd -t svd validates against CMSIS-SVD.xsd" "$tmp/out.svd"
 rm -f "$tmp/strict.svd"
 "$regc" "$svd" --strict -t svd -o "$tmp/strict.svd" 2>"$tmp/strict.err"
 st=$?
@@ -192,10 +185,5 @@ if "$regc" "$tmp/base.svd" -t json -o "$tmp/base.json" 2>"$tmp/err" && [ ! -s "$
 else
     tap_fail "enum-derive-base.xml -t svd read back without a diagnostic" "$(head -n 3 "$tmp/err")"
 fi
-if ! command -v xmllint >/dev/null || [ ! -f "$xsd" ]; then
-    tap_skip "enum-derive-base.xml -t svd validates against CMSIS-SVD.xsd" "no xmllint or no $xsd"
-else
-    tap_check "enum-derive-base.xml -t svd validates against CMSIS-SVD.xsd" \
-        xmllint --noout --schema "$xsd" "$tmp/base.svd"
-fi 2>/dev/null
+svd_schema_check "enum-derive-base.xml -t svd validates against CMSIS-SVD.xsd" "$tmp/base.svd"
 tap_done

@@ -4,8 +4,11 @@
 #   svd_need DIR NAME        ends the script, NAME skipped with the reason, unless $svd/DIR is there
 #   svd_files                the device files, sorted: corpus/*/*.svd, vendor-headers/nordic/*.svd
 #   each_on_cores FN ITEM... FN ITEM for every item, one job per core; returns when all have ended
+#   svd_schema_check NAME FILE  a TAP line: FILE validates against the set's CMSIS-SVD.xsd (skipped
+#                            with the reason without xmllint or the schema)
 svd=${REGC_SVD_DATA:-$tap_top/../shared/svd}
 svd_why="no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
+svd_xsd=$svd/schema/CMSIS-SVD.xsd # kept apart: a script may name its own file 'svd'
 
 svd_need() {
     [ -d "$svd/$1" ] || tap_skip_rest "$svd_why" "$2"
@@ -28,4 +31,15 @@ each_on_cores() {
         fi
     done
     wait
+}
+
+svd_schema_check() {
+    local name=$1 file=$2
+    if ! command -v xmllint >/dev/null; then
+        tap_skip "$name" "no xmllint"
+    elif [ ! -f "$svd_xsd" ]; then
+        tap_skip "$name" "no $svd_xsd"
+    else
+        tap_check "$name" xmllint --noout --schema "$svd_xsd" "$file" 2>/dev/null
+    fi
 }
