@@ -439,6 +439,27 @@ static const struct model_field *first_field(const struct model_reg *r)
     return NULL;
 }
 
+/*
+ * A field of the register r's derived-from= names (base_reg: a regspec register that writes
+ * fields of its own) that r does not name: an SVD reader would add it to r (svdconv's
+ * SvdDerivedFrom::CopyChilds), so -t svd writes r whole, without its derivedFrom
+ * (report_regs_whole). NULL when there is none.
+ */
+static const struct model_field *base_field_not_named(const struct model_reg *r)
+{
+    const struct model_reg *b = model_reg_ext(r)->base_reg;
+    for (size_t i = 0; b && i < b->nfields; i++) {
+        const struct model_field *g = b->fields[i];
+        /* a whole-register field is written as none, so a reader takes none from it */
+        bool named = field_skipped(g) || model_field_ext(g)->whole;
+        for (size_t k = 0; k < r->nfields && !named; k++)
+            named = !field_skipped(r->fields[k]) && strcmp(r->fields[k]->name, g->name) == 0;
+        if (!named)
+            return g;
+    }
+    return NULL;
+}
+
 /* 'addr': element 0's address relative to the peripheral's base. */
 static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char *name,
                           struct dt *dim, uint64_t addr)
@@ -448,7 +469,7 @@ static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char
     SET(a, o, "name", dt_str(a, name));
     SET(a, o, "display_name", str_or_null(a, x->display_name));
     SET(a, o, "desc", str_or_null(a, r->desc));
-    SET(a, o, "derived_from", str_or_null(a, x->derived_from));
+    SET(a, o, "derived_from", str_or_null(a, base_field_not_named(r) ? NULL : x->derived_from));
     const char *alt = x->alternate && !(x->cluster && x->alternate == x->cluster->alternate)
                           ? x->alternate
                           : NULL;
@@ -1171,6 +1192,24 @@ static void report_dropped(struct diag *dg, const struct model_spec *s)
     arena_release(&a);
 }
 
+/* A register written whole, without its derivedFrom (base_field_not_named), said at its
+ * derived-from=. */
+static void report_regs_whole(struct diag *dg, const struct model_spec *s)
+{
+    for (size_t i = 0; i < s->nblocks; i++)
+        for (size_t k = 0; k < s->blocks[i]->nregs; k++) {
+            const struct model_reg *r = s->blocks[i]->regs[k];
+            const struct model_field *g = base_field_not_named(r);
+            if (!g)
+                continue;
+            const struct model_reg_ext *x = model_reg_ext(r);
+            diag_report(dg, DIAG_SVD_OUT_DROPPED, x->derived_pos.line ? x->derived_pos : r->pos,
+                        "register '%s' is written whole, without its derivedFrom '%s': read "
+                        "back, it would take field '%s' of '%s', which it does not have",
+                        r->name, x->derived_from, g->name, x->base_reg->name);
+        }
+}
+
 /*
  * Does register 'r' of a block with a type_of read back as it is from 'q', the same register of
  * the type_of, written derived from it with type_of_props (peripheral())? A property 'q' takes
@@ -1236,6 +1275,7 @@ int context_svd_check(struct diag *dg, const struct model_spec *s)
     unsigned errors = dg->nerrors;
     report_dropped(dg, s);
     report_sets_whole(dg, s);
+    report_regs_whole(dg, s);
     report_type_of_regs(dg, s);
     return dg->nerrors > errors ? -1 : 0;
 }

@@ -195,6 +195,10 @@ struct model_reg_ext {
     const char *display_name;
     const char *derived_from;      /* as written */
     struct srcpos derived_pos;     /* of its text (a regspec's derived-from= value) */
+    /* a regspec register that writes fields (or gaps) of its own: the register derived_from
+     * names, whose fields it does not take (xmlderive.c), where an SVD reader adds those it does
+     * not name (-t svd writes it whole); NULL otherwise */
+    const struct model_reg *base_reg;
     const char *dim_of;            /* expanded from a dim list: the name as written ("CH%s_CTL") */
     const char **index_names;      /* an array's dimIndex names, 'count' of them; NULL: numbers */
     struct model_cluster *cluster; /* innermost cluster it was written in, or NULL */

@@ -47,6 +47,13 @@ void model_reg_set_display_name(struct arena *a, struct model_reg *r, const char
         x->display_name = name;
 }
 
+void model_reg_set_base_reg(struct arena *a, struct model_reg *r, const struct model_reg *base)
+{
+    struct model_reg_ext *x = reg_ext_for(a, r, !base);
+    if (x)
+        x->base_reg = base;
+}
+
 void model_reg_set_derived_from(struct arena *a, struct model_reg *r, const char *base,
                                 struct srcpos pos)
 {

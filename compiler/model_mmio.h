@@ -17,6 +17,8 @@ void model_reg_set_protection(struct arena *a, struct model_reg *r, const char *
 void model_reg_set_display_name(struct arena *a, struct model_reg *r, const char *name);
 void model_reg_set_derived_from(struct arena *a, struct model_reg *r, const char *base,
                                 struct srcpos pos);
+/* 'base': the register r's derived-from= names, whose fields r does not take (model.h). */
+void model_reg_set_base_reg(struct arena *a, struct model_reg *r, const struct model_reg *base);
 void model_reg_set_dim_of(struct arena *a, struct model_reg *r, const char *pattern);
 void model_reg_set_index_names(struct arena *a, struct model_reg *r, const char **names);
 void model_reg_set_array_index(struct arena *a, struct model_reg *r,

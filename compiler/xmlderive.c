@@ -230,9 +230,12 @@ static void apply(struct derive_check *c, struct derived *d)
     struct derive_ref n = d->n, b = base_of(c, n);
     if (b.kind != DERIVE_NONE)
         apply_node(c, b);
-    if (n.kind == DERIVE_REG && b.kind == DERIVE_REG &&
-        ((const struct model_reg *)n.obj)->nfields == 0) {
-        model_copy_fields(c->a, (struct model_reg *)n.obj, b.obj);
+    if (n.kind == DERIVE_REG && b.kind == DERIVE_REG) {
+        struct model_reg *r = (struct model_reg *)n.obj;
+        if (r->nfields == 0)
+            model_copy_fields(c->a, r, b.obj);
+        else
+            model_reg_set_base_reg(c->a, r, b.obj);
     } else if (n.kind == DERIVE_FIELD && b.kind == DERIVE_FIELD && !has_own_values(n.obj)) {
         model_copy_values(c->a, (struct model_field *)n.obj, b.obj);
     } else if (n.kind == DERIVE_ENUMS && b.kind == DERIVE_ENUMS) {
