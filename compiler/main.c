@@ -34,6 +34,7 @@
 #include "tmpl.h"
 #include "util.h"
 #include "xmlload.h"
+#include "xmlschema.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -563,18 +564,23 @@ static void note_spec_name(struct diag *dg, const char *name)
                   regc_suggest_text(&sg, hint, sizeof(hint)));
 }
 
-/* The input: a CMSIS-SVD device file (told by its content), else a regspec. */
+/* The input: a CMSIS-SVD device file (told by its content), else a regspec, read with
+   the built-in schema *sc, compiled at the first regspec of the run (most of a small
+   spec's check: once for all the specs of regc --check). */
 static struct model_spec *load_spec(struct arena *a, struct diag *dg, const struct options *o,
-                                    const char *path)
+                                    const char *path, struct xmlload_schema **sc)
 {
     if (o->strict) /* a regspec's input has none of the SVD reader's, but the *-out-dropped */
         svd_strict(dg);
-    if (!svd_file_is_svd(path))
-        return xmlload_spec_in(a, dg, path, o->incdirs, o->nincdirs);
-    return svd_load(a, dg, path);
+    if (svd_file_is_svd(path))
+        return svd_load(a, dg, path);
+    if (!*sc && !(*sc = xmlload_schema_new(dg)))
+        return NULL;
+    return xmlload_spec_with(a, dg, path, o->incdirs, o->nincdirs, *sc);
 }
 
-static int compile(const struct options *o, const char *spec_name, struct diag *dg)
+static int compile(const struct options *o, const char *spec_name, struct diag *dg,
+                   struct xmlload_schema **sc)
 {
     struct arena arena = ARENA_INIT;
     struct output out = {.file = NULL, .tail = BUF_INIT};
@@ -584,7 +590,7 @@ static int compile(const struct options *o, const char *spec_name, struct diag *
     tmpl_init(&tp, dg, o->incdirs, o->nincdirs);
     tp.limits = o->limits;
     char *path = specpath_find(dg, spec_name); /* a bare name: an installed spec */
-    struct model_spec *spec = path ? load_spec(&arena, dg, o, path) : NULL;
+    struct model_spec *spec = path ? load_spec(&arena, dg, o, path, sc) : NULL;
     if (!spec && path == spec_name)
         note_spec_name(dg, spec_name);
     int status;
@@ -627,14 +633,16 @@ out_release:
 static int compile_each(const struct options *o, const struct diag *settings)
 {
     int worst = 0;
+    struct xmlload_schema *sc = NULL;
     for (size_t i = 0; i < o->nspecs; i++) {
         struct diag dg;
         diag_init_like(&dg, settings);
-        int status = compile(o, o->specs[i], &dg);
+        int status = compile(o, o->specs[i], &dg, &sc);
         diag_finish(&dg);
         diag_release(&dg);
         worst = status > worst ? status : worst;
     }
+    xmlload_schema_free(sc);
     return worst;
 }
 
