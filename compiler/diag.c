@@ -47,6 +47,15 @@ void diag_init(struct diag *dg, FILE *echo)
     diag_add_file(dg, "");
 }
 
+void diag_init_like(struct diag *dg, const struct diag *model)
+{
+    diag_init(dg, model->echo);
+    memcpy(dg->sev, model->sev, sizeof(dg->sev));
+    dg->werror = model->werror;
+    dg->caret = model->caret;
+    dg->error_limit = model->error_limit;
+}
+
 static void source_release(struct diag_source *src)
 {
     free(src->owned);

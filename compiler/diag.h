@@ -78,6 +78,9 @@ struct diag {
 
 /* Sets up 'dg' printing to 'echo' (may be NULL); release with diag_release(). */
 void diag_init(struct diag *dg, FILE *echo);
+/* The same with the settings of 'model' (severities, -Werror, carets, error limit, echo):
+   one more input checked under the same options, its counts its own. */
+void diag_init_like(struct diag *dg, const struct diag *model);
 void diag_release(struct diag *dg);
 
 /* Registers a file name (borrowed; must outlive dg) and returns its index. */

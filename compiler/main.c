@@ -2,6 +2,7 @@
  * main - the regc command line.
  *
  *   regc [options] SPEC.xml            compile a spec
+ *   regc --check SPEC.xml...           check specs, each on its own
  *   regc render TEMPLATE DATA.json     render JSON data with a template (cmd_render.c)
  *
  * Exit status: 0 success, 1 errors in the input (diagnostics printed),
@@ -33,6 +34,7 @@
 #include "tmpl.h"
 #include "util.h"
 #include "xmlload.h"
+#include "xmlschema.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -49,7 +51,8 @@ enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 #define STRING_OF(x) STRING_OF_(x)
 
 struct options {
-    const char *spec;       /* SPEC.xml */
+    const char **specs;     /* SPEC.xml; several only with --check */
+    size_t nspecs;
     const char *output;     /* -o; NULL: stdout */
     const char *tmpl;       /* -t NAME|FILE; NULL: from -o's extension */
     const char *escape;     /* --escape=KIND; NULL: from the template or -o */
@@ -68,6 +71,7 @@ struct options {
 
 static const char usage_text[] =
     "usage: regc [options] SPEC.xml|NAME    (NAME: an installed spec, e.g. xeon7500_mbox)\n"
+    "       regc --check [options] SPEC.xml|NAME...\n"
     "       regc render TEMPLATE DATA.json [-I DIR]... [-o FILE] [--strict] [--escape=KIND]\n"
     "\n"
     "  -o FILE          write the output to FILE (atomically; nothing is written on error;\n"
@@ -85,7 +89,8 @@ static const char usage_text[] =
     "  -MD              also write a make dependency file (OUTPUT.d unless -MF)\n"
     "  -MF FILE         the dependency file's name (implies -MD)\n"
     "  -MT TARGET       the target named in the dependency file (default: OUTPUT)\n"
-    "  --check          validate the spec only\n"
+    "  --check          validate the spec only; given several, each on its own (exit\n"
+    "                   status: the worst of theirs)\n"
     "  --prefix NAME    C identifier prefix (default: the spec's prefix)\n"
     "  --strict         an SVD input's defects that regc repairs with a warning, and what -t svd\n"
     "                   leaves out, are errors\n"
@@ -228,14 +233,15 @@ static int parse_args(int argc, char **argv, struct options *o, struct diag *dg,
                 return -1;
         } else if (a[0] == '-' && a[1] != '\0') {
             return *status = unknown_option(a), -1;
-        } else if (o->spec) {
-            return *status = usage_error("more than one spec given ('%s')", a), -1;
         } else {
-            o->spec = a;
+            o->specs[o->nspecs++] = a;
         }
     }
-    if (!o->spec)
+    if (!o->nspecs)
         return *status = usage_error("%s", "no spec given"), -1;
+    if (o->nspecs > 1 && (!o->check_only || o->against))
+        return *status = usage_error("more than one spec given ('%s'); only --check without "
+                                     "--against takes several", o->specs[1]), -1;
     if (o->dump_context && o->tmpl)
         return *status = usage_error("%s", "--dump-context writes the data tree; it takes no -t"), -1;
     if (o->prefix && !*o->prefix)
@@ -558,18 +564,23 @@ static void note_spec_name(struct diag *dg, const char *name)
                   regc_suggest_text(&sg, hint, sizeof(hint)));
 }
 
-/* The input: a CMSIS-SVD device file (told by its content), else a regspec. */
+/* The input: a CMSIS-SVD device file (told by its content), else a regspec, read with
+   the built-in schema *sc, compiled at the first regspec of the run (most of a small
+   spec's check: once for all the specs of regc --check). */
 static struct model_spec *load_spec(struct arena *a, struct diag *dg, const struct options *o,
-                                    const char *path)
+                                    const char *path, struct xmlload_schema **sc)
 {
     if (o->strict) /* a regspec's input has none of the SVD reader's, but the *-out-dropped */
         svd_strict(dg);
-    if (!svd_file_is_svd(path))
-        return xmlload_spec_in(a, dg, path, o->incdirs, o->nincdirs);
-    return svd_load(a, dg, path);
+    if (svd_file_is_svd(path))
+        return svd_load(a, dg, path);
+    if (!*sc && !(*sc = xmlload_schema_new(dg)))
+        return NULL;
+    return xmlload_spec_with(a, dg, path, o->incdirs, o->nincdirs, *sc);
 }
 
-static int compile(struct options *o, struct diag *dg)
+static int compile(const struct options *o, const char *spec_name, struct diag *dg,
+                   struct xmlload_schema **sc)
 {
     struct arena arena = ARENA_INIT;
     struct output out = {.file = NULL, .tail = BUF_INIT};
@@ -578,10 +589,10 @@ static int compile(struct options *o, struct diag *dg)
     struct tmpl tp;
     tmpl_init(&tp, dg, o->incdirs, o->nincdirs);
     tp.limits = o->limits;
-    char *path = specpath_find(dg, o->spec); /* a bare name: an installed spec */
-    struct model_spec *spec = path ? load_spec(&arena, dg, o, path) : NULL;
-    if (!spec && path == o->spec)
-        note_spec_name(dg, o->spec);
+    char *path = specpath_find(dg, spec_name); /* a bare name: an installed spec */
+    struct model_spec *spec = path ? load_spec(&arena, dg, o, path, sc) : NULL;
+    if (!spec && path == spec_name)
+        note_spec_name(dg, spec_name);
     int status;
     if (spec && o->against) { /* a comparison, not an output */
         int rc = check_spec(&arena, dg, spec) == 0 ? svd_against(&arena, dg, spec, o->against, stdout) : -1;
@@ -612,9 +623,27 @@ out_release:
     buf_release(&out.tail);
     tmpl_release(&tp);
     arena_release(&arena);
-    if (path != o->spec)
+    if (path != spec_name)
         free(path);
     return status;
+}
+
+/* Each spec compiled with a diag of its own (the options' -W and -f settings): one spec's
+   errors count toward its own -ferror-limit and exit status only. The worst status. */
+static int compile_each(const struct options *o, const struct diag *settings)
+{
+    int worst = 0;
+    struct xmlload_schema *sc = NULL;
+    for (size_t i = 0; i < o->nspecs; i++) {
+        struct diag dg;
+        diag_init_like(&dg, settings);
+        int status = compile(o, o->specs[i], &dg, &sc);
+        diag_finish(&dg);
+        diag_release(&dg);
+        worst = status > worst ? status : worst;
+    }
+    xmlload_schema_free(sc);
+    return worst;
 }
 
 int main(int argc, char **argv)
@@ -641,6 +670,7 @@ int main(int argc, char **argv)
     }
     struct options o = {0};
     o.incdirs = xcalloc((size_t)argc, sizeof(*o.incdirs));
+    o.specs = xcalloc((size_t)argc, sizeof(*o.specs));
     struct diag dg;
     diag_init(&dg, stderr);
     dg.caret = true;
@@ -648,9 +678,9 @@ int main(int argc, char **argv)
     int status = 0;
     if (parse_args(argc, argv, &o, &dg, &status) == 0 &&
         (o.dump_context || check_template_choice(&o, &status) == 0))
-        status = compile(&o, &dg);
-    diag_finish(&dg);
+        status = compile_each(&o, &dg);
     diag_release(&dg);
     free(o.incdirs);
+    free(o.specs);
     return status;
 }

@@ -1661,7 +1661,8 @@ struct model_spec *xmlload_spec_in(struct arena *a, struct diag *dg, const char 
 }
 
 struct model_spec *xmlload_spec_with(struct arena *a, struct diag *dg, const char *path,
+                                     const char *const *incdirs, size_t nincdirs,
                                      const struct xmlload_schema *sc)
 {
-    return load_spec(a, dg, path, NULL, 0, sc);
+    return load_spec(a, dg, path, incdirs, nincdirs, sc);
 }

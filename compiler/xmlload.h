@@ -53,6 +53,7 @@ struct model_spec *xmlload_spec_in(struct arena *a, struct diag *dg, const char 
 
 /* Loads with schema 'sc' (xmlschema.h: xmlload_schema_new()), which it only reads. */
 struct model_spec *xmlload_spec_with(struct arena *a, struct diag *dg, const char *path,
+                                     const char *const *incdirs, size_t nincdirs,
                                      const struct xmlload_schema *sc);
 
 #endif

@@ -62,9 +62,9 @@ struct xmlload_schema {
 
 /*
  * The built-in schema read into its table. xmlload_spec() makes one per
- * call; a program that loads many specs (the fuzz targets) makes one with
- * xmlload_schema_new() and loads each spec with xmlload_spec_with(), which
- * only reads it. NULL, with the reason reported into 'dg', when the schema
+ * call; a program that loads many specs (the fuzz targets, regc) makes one
+ * with xmlload_schema_new() and loads each spec with xmlload_spec_with(),
+ * which only reads it. NULL, with the reason reported into 'dg', when the schema
  * does not parse or uses a pattern the table cannot hold (see xmlschema.c):
  * a change to the schema that the loader would not check is refused, never
  * checked in part.

@@ -31,8 +31,23 @@ expect "-o without value" 2 "regc: error: option '-o' needs a value
 Try 'regc --help' for more information." "$regc" mini.xml -o
 expect "unknown warning" 2 "regc: error: unknown warning option '-Wno-such-thing'
 Try 'regc --help' for more information." "$regc" -Wno-such-thing mini.xml
-expect "two specs" 2 "regc: error: more than one spec given ('nosource.xml')
+expect "two specs" 2 "regc: error: more than one spec given ('nosource.xml'); only --check without --against takes several
 Try 'regc --help' for more information." "$regc" mini.xml nosource.xml
+expect "two specs to compare" 2 "regc: error: more than one spec given ('nosource.xml'); only --check without --against takes several
+Try 'regc --help' for more information." "$regc" --check --against x.h mini.xml nosource.xml
+# --check of several specs: each checked on its own under the same options, none
+# skipped after another's error; the exit status is the worst (3, I/O, before 1)
+expect "--check of several specs" 3 "absent.xml: error: cannot read file: No such file or directory
+nosource.xml:5: error: register 'CTL' cites no source [-Wmissing-source]" \
+    "$regc" -Werror --check mini.xml absent.xml nosource.xml mini.xml
+expect "--check of several valid specs" 0 "" "$regc" --check mini.xml ./mini.xml
+sed 's/<register name="CTL"/&/; s|</block>|<register name="CTL2" space="msr" address="0x104" width="32"><field name="v" bits="31:0" access="RW" reset="0"/></register>&|' \
+    nosource.xml >"$tmp/twice.xml"
+expect "--check of several: -ferror-limit per spec" 1 "$tmp/twice.xml:5: error: register 'CTL' cites no source [-Wmissing-source]
+regc: note: 1 more error not shown (-ferror-limit=1)
+$tmp/twice.xml:5: error: register 'CTL' cites no source [-Wmissing-source]
+regc: note: 1 more error not shown (-ferror-limit=1)" \
+    "$regc" -Werror -ferror-limit=1 --check "$tmp/twice.xml" "$tmp/twice.xml"
 expect "missing spec file" 3 "absent.xml: error: cannot read file: No such file or directory" \
     "$regc" --check absent.xml
 expect "--check on a valid spec" 0 "" "$regc" --check mini.xml

@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct arena a = ARENA_INIT;
     struct diag dg;
     diag_init(&dg, NULL);
-    struct model_spec *s = xmlload_spec_with(&a, &dg, "fuzz-compile.xml", schema());
+    struct model_spec *s = xmlload_spec_with(&a, &dg, "fuzz-compile.xml", NULL, 0, schema());
     if (!s && dg.nerrors == 0)
         abort(); /* NULL only with an error reported */
     if (s && check_spec(&a, &dg, s) == 0 && dg.nerrors == 0) {

@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fclose(f);
         struct diag one;
         diag_init(&one, NULL);
-        struct model_spec *s = xmlload_spec_with(&a, &one, "fuzz-xmlload.xml", schema());
+        struct model_spec *s = xmlload_spec_with(&a, &one, "fuzz-xmlload.xml", NULL, 0, schema());
         if (!s && one.nerrors == 0)
             abort(); /* NULL only with an error reported */
         diag_release(&one);

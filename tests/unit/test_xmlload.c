@@ -811,7 +811,7 @@ static void test_schema_reused(void **state)
         struct model_spec *s1 = load(&own, paths[i]);
         arena_init(&with.a);
         diag_init(&with.dg, NULL);
-        struct model_spec *s2 = xmlload_spec_with(&with.a, &with.dg, paths[i], sc);
+        struct model_spec *s2 = xmlload_spec_with(&with.a, &with.dg, paths[i], NULL, 0, sc);
         assert_int_equal(s1 != NULL, s2 != NULL);
         assert_int_equal(own.dg.nerrors, with.dg.nerrors);
         assert_int_equal(own.dg.text.len, with.dg.text.len);
