@@ -1646,16 +1646,10 @@ static struct model_spec *load_spec(struct arena *a, struct diag *dg, const char
 
 struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path)
 {
-    return xmlload_spec_in(a, dg, path, NULL, 0);
-}
-
-struct model_spec *xmlload_spec_in(struct arena *a, struct diag *dg, const char *path,
-                                   const char *const *incdirs, size_t nincdirs)
-{
     struct xmlload_schema *sc = xmlload_schema_new(dg);
     if (!sc)
         return NULL;
-    struct model_spec *s = load_spec(a, dg, path, incdirs, nincdirs, sc);
+    struct model_spec *s = load_spec(a, dg, path, NULL, 0, sc);
     xmlload_schema_free(sc);
     return s;
 }

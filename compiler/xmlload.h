@@ -43,15 +43,12 @@
 struct model_spec *xmlload_spec(struct arena *a, struct diag *dg, const char *path);
 
 /*
- * The same with include directories: an <include href> is found in the
- * including file's folder, else in each of 'incdirs' in order, and never
- * outside the spec's folder and those directories (incpath.h); one that
- * leads out is refused with DIAG_INCLUDE_OUTSIDE. 'incdirs' is borrowed.
+ * The same with schema 'sc' (xmlschema.h: xmlload_schema_new()), which it only
+ * reads, and include directories: an <include href> is found in the including
+ * file's folder, else in each of 'incdirs' in order, and never outside the
+ * spec's folder and those directories (incpath.h); one that leads out is
+ * refused with DIAG_INCLUDE_OUTSIDE. 'incdirs' is borrowed.
  */
-struct model_spec *xmlload_spec_in(struct arena *a, struct diag *dg, const char *path,
-                                   const char *const *incdirs, size_t nincdirs);
-
-/* Loads with schema 'sc' (xmlschema.h: xmlload_schema_new()), which it only reads. */
 struct model_spec *xmlload_spec_with(struct arena *a, struct diag *dg, const char *path,
                                      const char *const *incdirs, size_t nincdirs,
                                      const struct xmlload_schema *sc);
