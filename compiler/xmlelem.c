@@ -520,6 +520,13 @@ struct model_instance *xl_load_instance(struct loader *ld, const struct xl_elem 
     in->index = (unsigned)b->ninstances;
     in->pos = xl_doc_of(ld, n, &in->desc, &in->cite);
     xl_mmio_instance(ld, n, in);
+    /* A dim-of= list's elements are told apart by their base addresses (model_instance_list());
+     * a PCI instance is located by its vendor, device and slot, so it is in no list. */
+    if (in->has_pci && in->dim_of)
+        xl_report(ld, DIAG_SCHEMA, xl_value_pos(ld, n, "dim-of", 0),
+                  "instance '%s' gives dim-of= and a PCI locator: a dim-of= list is of "
+                  "memory-mapped instances, told apart by base=",
+                  in->name ? in->name : "?");
     return in;
 }
 
