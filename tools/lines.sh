@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/lines.sh [REV] - lines of C in compiler/, runtime/ and common/ (.c, .h, .def), grouped
+# tools/lines.sh [REV] - lines of C in compiler/, runtime/ and common/ (.c, .h, .def), grouped
 # by the work each file does, at REV (default 6b5eff9, main when issue 26 was filed) and in the
 # working tree. Issue 26 item 5 asks for fewer lines for the same work; the groups separate the
 # work added since (issues 24, 25, 27, 28) from the work that was there, so each is compared with
