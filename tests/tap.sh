@@ -1,6 +1,8 @@
 # tests/tap.sh - TAP helpers for shell tests; source it.
 #   tap_ok NAME / tap_fail NAME [DETAIL...] / tap_skip NAME REASON / tap_check NAME CMD...
 #   tap_diff NAME EXPECTED_FILE ACTUAL_FILE
+#   tap_refused NAME PATTERN CMD...  CMD must fail, its output (stdout and stderr) matching
+#                                    PATTERN (grep -E)
 #   tap_skip_rest REASON NAME...   skips each NAME for REASON and ends the script (status 0)
 # The set-up the scripts share: tap_setup [regc] [tmp] sets
 #   $regc  the compiler under test, $REGC (default build/regc, from the top of
@@ -18,6 +20,13 @@ tap_check() { local name=$1; shift; if "$@"; then tap_ok "$name"; else tap_fail 
 tap_diff() {
     if diff -u "$2" "$3" >"${3}.diff" 2>&1; then tap_ok "$1"; else
         tap_fail "$1"; sed 's/^/#   /' "${3}.diff" | head -n 40; fi
+}
+tap_refused() {
+    local name=$1 pattern=$2 out
+    shift 2
+    if out=$("$@" 2>&1); then tap_fail "$name" "status 0"
+    elif grep -qE -- "$pattern" <<<"$out"; then tap_ok "$name"
+    else tap_fail "$name" "$(head -n 3 <<<"$out")"; fi
 }
 tap_done() { echo "1..$tap_n"; }
 tap_skip_rest() {

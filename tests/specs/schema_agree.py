@@ -9,7 +9,16 @@ RELAX NG, on:
   - mutants of the seed specs given after --seeds: an attribute dropped, added,
     misspelled or given another value (among them the values the schema lists,
     with blanks around them, which RELAX NG compares as tokens), an element
-    repeated, moved, renamed or given text, made deterministically.
+    repeated, moved, renamed or given text, made deterministically;
+  - a family of mutants derived from the schema itself, read here with
+    xml.etree (schema_table(), not regc's table): for each element the schema
+    defines, taken with only its ancestors from the first seed holding it,
+    every attribute name the schema knows that the element does not allow,
+    every element name it may not contain, each required attribute removed,
+    each attribute of an <optional> group without the others, each listed
+    value in capitals, each child allowed once given twice, text where none is
+    allowed (schema_family()). All are invalid, so xmllint must say so, and the
+    documents they are made from valid: else the family misread the schema.
 
 A file xmllint finds invalid must get at least one of regc's schema messages;
 a file it finds valid must get none. Rules regc adds beyond the schema (a spec
@@ -17,12 +26,13 @@ starts with <regspec>; <device>, <pmon>, <array-index> and others once; address 
 addresses) are not
 schema messages. Prints one TAP line per group and the disagreements.
 
-Each tool runs once per batch of files, not once per file (some 3,000 inputs:
+Each tool runs once per batch of files, not once per file (some 9,500 inputs:
 a process each cost minutes, most of them in the sanitizer build's start-up):
 xmllint --relaxng and regc --check both take several files and say per file.
 A mutant text made twice, or a file given twice, is checked once and counted
 each time.
 """
+import collections
 import os
 import random
 import re
@@ -30,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import xml.dom.minidom
+import xml.etree.ElementTree as ET
 import xml.parsers.expat
 
 SCHEMA_MSG = re.compile(
@@ -221,10 +232,198 @@ def systematic(path, words, rnd):
             yield (f"<{e.tagName} {a}='{v}'>", lambda d, i=i, a=a, v=v: at(d, i).setAttribute(a, v))
 
 
+RNG = "{http://relaxng.org/ns/structure/1.0}"
+
+
+class Group:
+    """The <optional> (binding) or <choice> or <zeroOrMore> an attribute is in: given one
+    attribute of an <optional>, the others it holds outside nested patterns are required,
+    and so are those of the <optional>s holding it."""
+
+    def __init__(self, parent, binding):
+        self.parent, self.binding, self.members = parent, binding, set()
+
+    def needs(self, name):
+        g, out = self, set()
+        while g:
+            out |= g.members - {name} if g.binding else set()
+            g = g.parent
+        return out
+
+
+Entry = collections.namedtuple("Entry", "attrs required needs children text")
+Entry.__doc__ = """What the schema allows an element: attrs {name: the values listed for it
+there, [] for any text}, the required attributes, needs {attribute: the attributes it
+requires}, children {name: True when any number, False when once at most}, text (bool)."""
+
+
+def schema_table(rng):
+    """What each element of the schema allows, read from the .rng with xml.etree (not from
+    regc's table, which the family judges): {element: Entry}, and {attribute: the values
+    listed for it anywhere}. An attribute is required when no <optional>, <zeroOrMore> or
+    <choice> holds it; a child is allowed many times under a <zeroOrMore>. No element is
+    defined twice (regc's xmlschema.c refuses that too)."""
+    root = ET.parse(rng).getroot()
+    defines = {d.get("name"): d for d in root.iter(RNG + "define")}
+    listed = {}
+
+    def values_of(pattern):
+        for c in pattern:
+            if c.tag == RNG + "value":
+                yield (c.text or "").strip()
+            elif c.tag == RNG + "ref":
+                yield from values_of(defines[c.get("name")])
+            else:
+                yield from values_of(c)
+
+    def collect(pattern, e, groups, group, many):
+        for c in pattern:
+            if c.tag == RNG + "element":
+                e.children[c.get("name")] = many  # its own content is its own entry's
+            elif c.tag == RNG + "attribute":
+                name = c.get("name")
+                e.attrs[name] = list(values_of(c))
+                groups[name] = group
+                if group:
+                    group.members.add(name)
+                listed.setdefault(name, [])
+                listed[name] += [v for v in e.attrs[name] if v not in listed[name]]
+            elif c.tag == RNG + "text":
+                e.text.append(True)
+            elif c.tag == RNG + "ref":
+                collect(defines[c.get("name")], e, groups, group, many)
+            elif c.tag in (RNG + "optional", RNG + "zeroOrMore", RNG + "choice"):
+                collect(c, e, groups, Group(group, c.tag == RNG + "optional"),
+                        many or c.tag == RNG + "zeroOrMore")
+            else:
+                collect(c, e, groups, group, many)
+    table = {}
+    for el in root.iter(RNG + "element"):
+        e, groups = Entry({}, set(), {}, {}, []), {}
+        collect(el, e, groups, None, False)
+        if el.get("name") in table:
+            sys.exit(f"schema_agree: {rng} defines <{el.get('name')}> twice")
+        e.required.update(a for a, g in groups.items() if not g)
+        e.needs.update((a, g.needs(a)) for a, g in groups.items() if g and g.needs(a))
+        table[el.get("name")] = e._replace(text=bool(e.text))
+    return table, listed
+
+
+def element_paths(seed):
+    """For each element name in file 'seed', the path from the root to its first occurrence:
+    a list of etree elements."""
+    paths = {}
+
+    def walk(e, path):
+        paths.setdefault(e.tag, path + [e])
+        for c in e:
+            walk(c, path + [e])
+    walk(ET.parse(seed).getroot(), [])
+    return paths
+
+
+def bare_copy(path):
+    """A document of only the elements on 'path' (root first), each with its attributes and
+    nothing else but the last one's text: still valid, since the schema makes no child
+    required and the loader's rules beyond it are not schema messages. Returns its root and
+    its last element."""
+    root = node = None
+    for e in path:
+        copy = ET.Element(e.tag, e.attrib)
+        if node is None:
+            root = copy
+        else:
+            node.append(copy)
+        node = copy
+    node.text = path[-1].text
+    return root, node
+
+
+def schema_family(table, listed, seeds):
+    """Mutants of what the schema forbids, each made on a copy of the path to the first
+    occurrence of an element in the first seed holding it (bare_copy(); 'seeds': valid
+    files): each attribute name the schema knows put on each element that does not allow
+    it (with the first value the schema lists for it, else "1"), each element name put as
+    an empty child in each element that does not allow it, each required attribute
+    removed, each attribute of an <optional> group given without the others it needs,
+    each attribute with listed values given its first value in capitals (RELAX NG compares
+    tokens, case and all), each child allowed once given twice, text in each element that
+    allows none. Every one is invalid: xmllint must say so, and regc too. Yields (label,
+    text, valid): first, for each element, its bare copy (valid=True), then its mutants
+    (valid=False); an element of the schema no seed holds is yielded as (label, None, None)."""
+    where = {}
+    for seed in seeds:
+        for name, path in element_paths(seed).items():
+            where.setdefault(name, (seed, path))
+    for el, e in sorted(table.items()):
+        if el not in where:
+            yield f"<{el}>: no seed holds it", None, None
+            continue
+        seed, path = where[el]
+
+        def mutant(change):
+            root, node = bare_copy(path)
+            change(node)
+            return ET.tostring(root, encoding="utf-8")
+        yield f"<{el}> of {seed} with its ancestors only", mutant(lambda n: None), True
+        for a in sorted(set(listed) - set(e.attrs)):
+            v = listed[a][0] if listed[a] else "1"
+            yield (f"<{el}> of {seed} given {a}=, which it does not allow",
+                   mutant(lambda n: n.set(a, v)), False)
+        for ch in sorted(set(table) - set(e.children)):
+            yield (f"<{ch}/> put in <{el}> of {seed}, which does not allow it",
+                   mutant(lambda n: n.append(ET.Element(ch))), False)
+        for a in sorted(e.required):
+            yield f"<{el}> of {seed} without its required {a}=", mutant(lambda n: n.attrib.pop(a)), False
+        for a, others in sorted(e.needs.items()):
+            v = path[-1].get(a, listed[a][0] if listed[a] else "1")
+            yield (f"<{el}> of {seed} given {a}= without {', '.join(sorted(others))}=",
+                   mutant(lambda n: [n.set(a, v)] + [n.attrib.pop(o, None) for o in others]), False)
+        for a, vs in sorted(e.attrs.items()):
+            if vs and vs[0].upper() not in vs:
+                yield (f"<{el} {a}='{vs[0].upper()}'> in {seed}",
+                       mutant(lambda n: n.set(a, vs[0].upper())), False)
+        for ch in sorted(c for c, many in e.children.items() if not many and c in where):
+            twice = [bare_copy(where[ch][1][-1:])[0] for _ in range(2)]
+            yield f"<{ch}> twice in <{el}> of {seed}", mutant(lambda n: n.extend(twice)), False
+        if not e.text:
+            yield f"text in <{el}> of {seed}", mutant(lambda n: setattr(n, "text", "x")), False
+
+
 def ancestors(n):
     while n is not None:
         yield n
         n = n.parentNode
+
+
+def family_test(regc, rng, seeds):
+    """TAP line 3: the family derived from the schema (schema_family())."""
+    table, listed = schema_table(rng)
+    seed_valid = lint_all(rng, seeds)
+    bad = [f"seed {s} is not valid: the family needs valid seeds" for s in seeds if not seed_valid[s]]
+    family = []  # (path, label, valid)
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, (what, text, valid) in enumerate(
+                schema_family(table, listed, [s for s in seeds if seed_valid[s]])):
+            if text is None:
+                bad.append(what)
+                continue
+            path = os.path.join(tmp, f"s{i}.xml")
+            with open(path, "wb") as out:
+                out.write(text)
+            family.append((path, what, valid))
+        n, found_valid = compare_all(regc, rng, [(p, w) for p, w, _ in family], bad)
+        bad += [f"{what}: xmllint says {'valid' if not valid else 'invalid'} (the family misread"
+                 " the schema)" for path, what, valid in family if (path in found_valid) != valid]
+        if n != len(family):
+            bad.append(f"{len(family) - n} of {len(family)} not compared (not well-formed, or refused)")
+    nmut = sum(not v for _, _, v in family)
+    print(("ok" if not bad else "not ok")
+          + f" 3 - regc's schema check agrees with xmllint on {nmut} mutants of what the schema"
+          + f" forbids ({len(table)} elements, {len(listed)} attribute names), all invalid, and"
+          + f" on the {len(family) - nmut} valid documents they are made from")
+    for b in bad[:20]:
+        print("#   " + b)
 
 
 def main():
@@ -264,7 +463,8 @@ def main():
           + f" ({sum(p in valid for p, _ in mutants)} valid)")
     for b in bad2[:20]:
         print("#   " + b)
-    print("1..2")
+    family_test(regc, rng, seeds)
+    print("1..3")
 
 
 main()
