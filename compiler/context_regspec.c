@@ -355,6 +355,71 @@ static void register_el(struct arena *a, struct el *p, const struct derive_tree 
     el_add(a, p, &e);
 }
 
+/* ------------------------------------------------------------ events */
+
+/* "A B C": a list of words as the loader splits them (value_words), or NULL when empty */
+static const char *words_text(struct arena *a, const char *const *w, size_t n)
+{
+    if (!n)
+        return NULL;
+    struct buf b = BUF_INIT;
+    for (size_t i = 0; i < n; i++)
+        buf_addf(&b, "%s%s", i ? " " : "", w[i]);
+    const char *s = arena_strdup(a, b.s);
+    buf_release(&b);
+    return s;
+}
+
+static void set_el(struct arena *a, struct el *p, const struct model_set *st)
+{
+    struct el e = el_new(a, "set");
+    attr(a, &e, "register", st->reg_name);
+    attr(a, &e, "field", st->field_name);
+    attr_hex(a, &e, "value", st->value);
+    el_add(a, p, &e);
+}
+
+/* An <event>, or a <sub> of 'ev->parent': a sub's code is its parent's, and counters= it does
+ * not write are its parent's (the same text, which the loader shares: not written again). */
+static void event_el(struct arena *a, struct el *p, const struct model_event *ev)
+{
+    const struct model_event *parent = ev->parent;
+    struct el e = el_new(a, parent ? "sub" : "event");
+    attr(a, &e, "name", ev->name);
+    if (!parent)
+        attr_hex(a, &e, "code", ev->code);
+    if (ev->has_umask)
+        attr_hex(a, &e, "umask", ev->umask);
+    if (!parent || ev->counters_text != parent->counters_text)
+        attr(a, &e, "counters", ev->counters_text);
+    attr(a, &e, "perfmon", ev->perfmon);
+    if (!parent && ev->combine_or)
+        attr(a, &e, "combine", "or");
+    attr(a, &e, "filters", words_text(a, ev->filters, ev->nfilters));
+    attr(a, &e, "unmodelled-filters", words_text(a, ev->unmodelled, ev->nunmodelled));
+    attr(a, &e, "desc", ev->desc);
+    cite_attrs(a, &e, &ev->cite);
+    for (size_t i = 0; i < ev->nsets; i++)
+        set_el(a, &e, ev->sets[i]);
+    for (size_t i = 0; i < ev->nsubs; i++)
+        event_el(a, &e, ev->subs[i]);
+    el_add(a, p, &e);
+}
+
+static void events_el(struct arena *a, struct el *p, const struct model_events *t)
+{
+    struct el e = el_new(a, "events");
+    attr(a, &e, "register", t->reg_name);
+    attr(a, &e, "code-field", t->code_field_name);
+    attr(a, &e, "umask-field", t->umask_field_name);
+    attr(a, &e, "title", t->title);
+    cite_attrs(a, &e, &t->cite);
+    text_child(a, &e, "desc", t->desc); /* <events> has no desc= */
+    for (size_t i = 0; i < t->nevents; i++)
+        event_el(a, &e, t->events[i]);
+    el_add(a, p, &e);
+}
+
 /* ------------------------------------------------------------ blocks */
 
 /* 'prev': the instance written before in in its block, or NULL */
@@ -492,6 +557,8 @@ static void block_el(struct arena *a, struct el *p, const struct derive_tree *t,
     for (size_t i = 0; i < b->nregs; i++)
         register_el(a, &e, t, b, b->regs[i], i ? b->regs[i - 1] : NULL,
                     b->gaps ? b->gaps : s->gaps);
+    for (size_t i = 0; i < b->nevent_tables; i++)
+        events_el(a, &e, b->event_tables[i]);
     el_add(a, p, &e);
 }
 
@@ -560,7 +627,7 @@ static void device_el(struct arena *a, struct el *p, const struct model_device *
 bool context_regspec_fits(const struct model_spec *s)
 {
     for (size_t i = 0; i < s->nblocks; i++)
-        if (s->blocks[i]->nevent_tables || s->blocks[i]->pmon)
+        if (s->blocks[i]->pmon)
             return false;
     return !s->pmon_global && !s->nmetrics;
 }
@@ -598,18 +665,17 @@ int context_regspec_check(struct diag *dg, const struct model_spec *s)
 {
     for (size_t i = 0; i < s->nblocks; i++) {
         const struct model_block *b = s->blocks[i];
-        if (b->nevent_tables || b->pmon)
-            return diag_report(dg, DIAG_REGSPEC_OUT,
-                              b->nevent_tables ? b->event_tables[0]->pos : b->pmon->pos,
-                              "block '%s' has %s: -t regspec does not write event tables, pmon "
+        if (b->pmon)
+            return diag_report(dg, DIAG_REGSPEC_OUT, b->pmon->pos,
+                              "block '%s' has a pmon topology: -t regspec does not write pmon "
                               "topologies or metrics yet",
-                              b->name, b->nevent_tables ? "an event table" : "a pmon topology");
+                              b->name);
     }
     if (s->pmon_global || s->nmetrics)
         return diag_report(dg, DIAG_REGSPEC_OUT,
                           s->pmon_global ? s->pmon_global->pos : s->metrics[0]->pos,
-                          "the spec has %s: -t regspec does not write event tables, pmon "
-                          "topologies or metrics yet",
+                          "the spec has %s: -t regspec does not write pmon topologies or "
+                          "metrics yet",
                           s->pmon_global ? "a pmon-global" : "a metric");
     unsigned errors = dg->nerrors;
     struct derive_index names;
