@@ -15,7 +15,7 @@
 #include "model.h"
 
 /*
- * -t regspec does not write pmon topologies or metrics yet:
+ * -t regspec does not write metrics yet:
  * reports an error at the first one (naming it) and returns -1. It leaves out
  * a derived-from= that names nothing in the regspec it writes (a name a copy
  * took to a place where it leads nowhere): a warning at each,
