@@ -625,6 +625,20 @@ static void pmon_global_el(struct arena *a, struct el *p, const struct model_pmo
     el_add(a, p, &e);
 }
 
+/* ------------------------------------------------------------ metrics */
+
+static void metric_el(struct arena *a, struct el *p, const struct model_metric *m)
+{
+    struct el e = el_new(a, "metric");
+    attr(a, &e, "name", m->name);
+    attr(a, &e, "formula", m->formula);
+    attr(a, &e, "unit", m->unit);
+    attr(a, &e, "scale", m->scale_text);
+    attr(a, &e, "desc", m->desc);
+    cite_attrs(a, &e, &m->cite);
+    el_add(a, p, &e);
+}
+
 /* ------------------------------------------------------------ blocks */
 
 /* 'prev': the instance written before in in its block, or NULL */
@@ -830,11 +844,6 @@ static void device_el(struct arena *a, struct el *p, const struct model_device *
     el_add(a, p, &e);
 }
 
-bool context_regspec_fits(const struct model_spec *s)
-{
-    return !s->nmetrics;
-}
-
 /* What report_dropped() reads: the spec as a tree, and where to report. */
 struct dropped {
     struct derive_tree t;
@@ -866,9 +875,6 @@ static void report_dropped(void *ctx, struct derive_ref n)
 
 int context_regspec_check(struct diag *dg, const struct model_spec *s)
 {
-    if (s->nmetrics)
-        return diag_report(dg, DIAG_REGSPEC_OUT, s->metrics[0]->pos,
-                          "the spec has a metric: -t regspec does not write metrics yet");
     unsigned errors = dg->nerrors;
     struct derive_index names;
     derive_index_init(&names);
@@ -902,6 +908,8 @@ struct dt *context_regspec(struct arena *a, const struct model_spec *s)
         block_el(a, &e, &t, s, s->blocks[i]);
     derive_index_release(&names);
     pmon_global_el(a, &e, s->pmon_global);
+    for (size_t i = 0; i < s->nmetrics; i++)
+        metric_el(a, &e, s->metrics[i]);
     el_add(a, &top, &e);
     struct dt *o = dt_obj(a);
     SET(a, o, "root", e.o);
