@@ -355,6 +355,290 @@ static void register_el(struct arena *a, struct el *p, const struct derive_tree 
     el_add(a, p, &e);
 }
 
+/* ------------------------------------------------------------ events */
+
+/* "A B C": a list of words as the loader splits them (value_words), or NULL when empty */
+static const char *words_text(struct arena *a, const char *const *w, size_t n)
+{
+    if (!n)
+        return NULL;
+    struct buf b = BUF_INIT;
+    for (size_t i = 0; i < n; i++)
+        buf_addf(&b, "%s%s", i ? " " : "", w[i]);
+    const char *s = arena_strdup(a, b.s);
+    buf_release(&b);
+    return s;
+}
+
+static void set_el(struct arena *a, struct el *p, const struct model_set *st)
+{
+    struct el e = el_new(a, "set");
+    attr(a, &e, "register", st->reg_name);
+    attr(a, &e, "field", st->field_name);
+    attr_hex(a, &e, "value", st->value);
+    el_add(a, p, &e);
+}
+
+/* An <event>, or a <sub> of 'ev->parent': a sub's code is its parent's, and counters= it does
+ * not write are its parent's (the same text, which the loader shares: not written again). */
+static void event_el(struct arena *a, struct el *p, const struct model_event *ev)
+{
+    const struct model_event *parent = ev->parent;
+    struct el e = el_new(a, parent ? "sub" : "event");
+    attr(a, &e, "name", ev->name);
+    if (!parent)
+        attr_hex(a, &e, "code", ev->code);
+    if (ev->has_umask)
+        attr_hex(a, &e, "umask", ev->umask);
+    if (!parent || ev->counters_text != parent->counters_text)
+        attr(a, &e, "counters", ev->counters_text);
+    attr(a, &e, "perfmon", ev->perfmon);
+    if (!parent && ev->combine_or)
+        attr(a, &e, "combine", "or");
+    attr(a, &e, "filters", words_text(a, ev->filters, ev->nfilters));
+    attr(a, &e, "unmodelled-filters", words_text(a, ev->unmodelled, ev->nunmodelled));
+    attr(a, &e, "desc", ev->desc);
+    cite_attrs(a, &e, &ev->cite);
+    for (size_t i = 0; i < ev->nsets; i++)
+        set_el(a, &e, ev->sets[i]);
+    for (size_t i = 0; i < ev->nsubs; i++)
+        event_el(a, &e, ev->subs[i]);
+    el_add(a, p, &e);
+}
+
+static void events_el(struct arena *a, struct el *p, const struct model_events *t)
+{
+    struct el e = el_new(a, "events");
+    attr(a, &e, "register", t->reg_name);
+    attr(a, &e, "code-field", t->code_field_name);
+    attr(a, &e, "umask-field", t->umask_field_name);
+    attr(a, &e, "title", t->title);
+    cite_attrs(a, &e, &t->cite);
+    text_child(a, &e, "desc", t->desc); /* <events> has no desc= */
+    for (size_t i = 0; i < t->nevents; i++)
+        event_el(a, &e, t->events[i]);
+    el_add(a, p, &e);
+}
+
+/* ------------------------------------------------------------ pmon topologies */
+
+/* NAME="FIELD" of a control-field role, when written */
+static void role_attr(struct arena *a, struct el *e, const char *name, const struct model_role *r)
+{
+    attr(a, e, name, r->name);
+}
+
+/* clear= clear-register= clear-field=: w1c, the default, is not written; a clear register
+ * stands for clear= (the loader's CLEAR_REGISTER, whatever clear= said) */
+static void clear_attrs(struct arena *a, struct el *e, enum model_clear clear, const char *reg,
+                        const struct model_role *field)
+{
+    attr(a, e, "clear", clear == CLEAR_WRITE0 ? "write0" : clear == CLEAR_NONE ? "none" : NULL);
+    attr(a, e, "clear-register", clear == CLEAR_REGISTER ? reg : NULL);
+    role_attr(a, e, "clear-field", field);
+}
+
+static void rdpmc_el(struct arena *a, struct el *p, const struct model_rdpmc *r)
+{
+    struct el e = el_new(a, "rdpmc");
+    attr(a, &e, "processor", r->processor);
+    attr_uint(a, &e, "first", r->first);
+    attr_true(a, &e, "high-zero", r->high_zero);
+    cite_attrs(a, &e, &r->cite);
+    el_add(a, p, &e);
+}
+
+/* direction-field= and its values, in the order of enum model_direction */
+static void direction_attrs(struct arena *a, struct el *e, const struct model_counters *c)
+{
+    static const char *const names[DIRECTION_COUNT] = {"direction-up", "direction-down",
+                                                       "direction-up-down"};
+    role_attr(a, e, "direction-field", &c->direction_field);
+    for (int d = 0; d < DIRECTION_COUNT; d++)
+        if (c->directions[d].given)
+            attr_hex(a, e, names[d], c->directions[d].value);
+}
+
+static void counters_el(struct arena *a, struct el *p, const struct model_counters *c)
+{
+    struct el e = el_new(a, "counters");
+    attr(a, &e, "kind", c->kind == COUNTERS_FIXED ? "fixed" : NULL);
+    attr(a, &e, "control", c->control_name);
+    attr(a, &e, "counter", c->counter_name);
+    role_attr(a, &e, "count-field", &c->count_field);
+    attr_uint(a, &e, "width", c->width);
+    attr(a, &e, "overflow", c->overflow == OVERFLOW_STOP ? "stop" : NULL);
+    role_attr(a, &e, "wrap-field", &c->wrap_field);
+    direction_attrs(a, &e, c);
+    role_attr(a, &e, "enable", &c->enable);
+    role_attr(a, &e, "reset", &c->reset);
+    role_attr(a, &e, "pmi", &c->pmi);
+    role_attr(a, &e, "edge", &c->edge);
+    role_attr(a, &e, "invert", &c->invert);
+    role_attr(a, &e, "threshold", &c->threshold);
+    role_attr(a, &e, "event", &c->event);
+    role_attr(a, &e, "umask", &c->umask);
+    attr(a, &e, "preload", c->preload_minus_one ? "2^w-1-N" : NULL);
+    attr_true(a, &e, "freeze-on-overflow", c->freeze_on_overflow);
+    if (c->has_status_first)
+        attr_uint(a, &e, "status-first", c->status_first);
+    cite_attrs(a, &e, &c->cite);
+    text_child(a, &e, "desc", c->desc);
+    for (size_t i = 0; i < c->nrdpmcs; i++)
+        rdpmc_el(a, &e, c->rdpmcs[i]);
+    el_add(a, p, &e);
+}
+
+static void box_control_el(struct arena *a, struct el *p, const struct model_box_control *bc)
+{
+    if (!bc)
+        return;
+    struct el e = el_new(a, "box-control");
+    attr(a, &e, "register", bc->reg_name);
+    role_attr(a, &e, "freeze", &bc->freeze);
+    role_attr(a, &e, "freeze-enable", &bc->freeze_enable);
+    role_attr(a, &e, "reset-counters", &bc->reset_counters);
+    role_attr(a, &e, "reset-controls", &bc->reset_controls);
+    role_attr(a, &e, "enable", &bc->enable);
+    cite_attrs(a, &e, &bc->cite);
+    el_add(a, p, &e);
+}
+
+static void box_status_el(struct arena *a, struct el *p, const struct model_box_status *bs)
+{
+    if (!bs)
+        return;
+    struct el e = el_new(a, "box-status");
+    attr(a, &e, "register", bs->reg_name);
+    role_attr(a, &e, "overflow", &bs->overflow);
+    clear_attrs(a, &e, bs->clear, bs->clear_reg_name, &bs->clear_field);
+    cite_attrs(a, &e, &bs->cite);
+    el_add(a, p, &e);
+}
+
+static void filter_el(struct arena *a, struct el *p, const struct model_filter *f)
+{
+    struct el e = el_new(a, "filter");
+    attr(a, &e, "register", f->reg_name);
+    attr(a, &e, "field", f->field_name);
+    attr(a, &e, "match", f->match);
+    attr(a, &e, "traffic", f->traffic);
+    attr(a, &e, "perf", f->perf);
+    attr(a, &e, "example", f->example);
+    attr(a, &e, "desc", f->desc);
+    cite_attrs(a, &e, &f->cite);
+    el_add(a, p, &e);
+}
+
+static void unmodelled_filter_el(struct arena *a, struct el *p,
+                                 const struct model_unmodelled_filter *f)
+{
+    struct el e = el_new(a, "unmodelled-filter");
+    attr(a, &e, "name", f->name);
+    attr(a, &e, "what", f->what);
+    attr(a, &e, "desc", f->desc);
+    cite_attrs(a, &e, &f->cite);
+    el_add(a, p, &e);
+}
+
+/* <pmon>: its description, counters, box control and status, filters */
+static void pmon_el(struct arena *a, struct el *p, const struct model_pmon *pm)
+{
+    if (!pm)
+        return;
+    struct el e = el_new(a, "pmon");
+    cite_attrs(a, &e, &pm->cite);
+    text_child(a, &e, "desc", pm->desc);
+    for (size_t i = 0; i < pm->ncounters; i++)
+        counters_el(a, &e, pm->counters[i]);
+    box_control_el(a, &e, pm->box_control);
+    box_status_el(a, &e, pm->box_status);
+    for (size_t i = 0; i < pm->nfilters; i++)
+        filter_el(a, &e, pm->filters[i]);
+    for (size_t i = 0; i < pm->nunmodelled; i++)
+        unmodelled_filter_el(a, &e, pm->unmodelled[i]);
+    el_add(a, p, &e);
+}
+
+/* pmi-core= as written: one field, or the list the loader split (model_global_control) */
+static const char *pmi_core_text(struct arena *a, const struct model_global_control *g)
+{
+    if (!g->npmi_cores)
+        return g->pmi_core.name;
+    struct buf b = BUF_INIT;
+    for (size_t i = 0; i < g->npmi_cores; i++)
+        buf_addf(&b, "%s%s", i ? " " : "", g->pmi_cores[i].name);
+    const char *s = arena_strdup(a, b.s);
+    buf_release(&b);
+    return s;
+}
+
+static void global_control_el(struct arena *a, struct el *p, const struct model_global_control *g)
+{
+    if (!g)
+        return;
+    struct el e = el_new(a, "global-control");
+    attr(a, &e, "block", g->block_name);
+    attr(a, &e, "register", g->reg_name);
+    role_attr(a, &e, "freeze", &g->freeze);
+    role_attr(a, &e, "unfreeze", &g->unfreeze);
+    role_attr(a, &e, "enable", &g->enable);
+    role_attr(a, &e, "freeze-on-overflow", &g->freeze_on_overflow);
+    attr(a, &e, "pmi-core", pmi_core_text(a, g));
+    role_attr(a, &e, "select", &g->select);
+    role_attr(a, &e, "wake", &g->wake);
+    role_attr(a, &e, "reset", &g->reset);
+    cite_attrs(a, &e, &g->cite);
+    el_add(a, p, &e);
+}
+
+static void global_status_el(struct arena *a, struct el *p, const struct model_global_status *g)
+{
+    if (!g)
+        return;
+    struct el e = el_new(a, "global-status");
+    attr(a, &e, "block", g->block_name);
+    attr(a, &e, "register", g->reg_name);
+    clear_attrs(a, &e, g->clear, g->clear_reg_name, &g->clear_field);
+    cite_attrs(a, &e, &g->cite);
+    for (size_t i = 0; i < g->nboxes; i++) {
+        const struct model_box_overflow *o = g->boxes[i];
+        struct el b = el_new(a, "box-overflow");
+        attr(a, &b, "block", o->block_name);
+        attr(a, &b, "field", o->field_name);
+        attr(a, &b, "instance", o->instance_name);
+        attr(a, &b, "counters", o->counters_name);
+        el_add(a, &e, &b);
+    }
+    el_add(a, p, &e);
+}
+
+static void pmon_global_el(struct arena *a, struct el *p, const struct model_pmon_global *pg)
+{
+    if (!pg)
+        return;
+    struct el e = el_new(a, "pmon-global");
+    cite_attrs(a, &e, &pg->cite);
+    text_child(a, &e, "desc", pg->desc);
+    global_control_el(a, &e, pg->control);
+    global_status_el(a, &e, pg->status);
+    el_add(a, p, &e);
+}
+
+/* ------------------------------------------------------------ metrics */
+
+static void metric_el(struct arena *a, struct el *p, const struct model_metric *m)
+{
+    struct el e = el_new(a, "metric");
+    attr(a, &e, "name", m->name);
+    attr(a, &e, "formula", m->formula);
+    attr(a, &e, "unit", m->unit);
+    attr(a, &e, "scale", m->scale_text);
+    attr(a, &e, "desc", m->desc);
+    cite_attrs(a, &e, &m->cite);
+    el_add(a, p, &e);
+}
+
 /* ------------------------------------------------------------ blocks */
 
 /* 'prev': the instance written before in in its block, or NULL */
@@ -492,6 +776,9 @@ static void block_el(struct arena *a, struct el *p, const struct derive_tree *t,
     for (size_t i = 0; i < b->nregs; i++)
         register_el(a, &e, t, b, b->regs[i], i ? b->regs[i - 1] : NULL,
                     b->gaps ? b->gaps : s->gaps);
+    for (size_t i = 0; i < b->nevent_tables; i++)
+        events_el(a, &e, b->event_tables[i]);
+    pmon_el(a, &e, b->pmon);
     el_add(a, p, &e);
 }
 
@@ -557,14 +844,6 @@ static void device_el(struct arena *a, struct el *p, const struct model_device *
     el_add(a, p, &e);
 }
 
-bool context_regspec_fits(const struct model_spec *s)
-{
-    for (size_t i = 0; i < s->nblocks; i++)
-        if (s->blocks[i]->nevent_tables || s->blocks[i]->pmon)
-            return false;
-    return !s->pmon_global && !s->nmetrics;
-}
-
 /* What report_dropped() reads: the spec as a tree, and where to report. */
 struct dropped {
     struct derive_tree t;
@@ -596,21 +875,6 @@ static void report_dropped(void *ctx, struct derive_ref n)
 
 int context_regspec_check(struct diag *dg, const struct model_spec *s)
 {
-    for (size_t i = 0; i < s->nblocks; i++) {
-        const struct model_block *b = s->blocks[i];
-        if (b->nevent_tables || b->pmon)
-            return diag_report(dg, DIAG_REGSPEC_OUT,
-                              b->nevent_tables ? b->event_tables[0]->pos : b->pmon->pos,
-                              "block '%s' has %s: -t regspec does not write event tables, pmon "
-                              "topologies or metrics yet",
-                              b->name, b->nevent_tables ? "an event table" : "a pmon topology");
-    }
-    if (s->pmon_global || s->nmetrics)
-        return diag_report(dg, DIAG_REGSPEC_OUT,
-                          s->pmon_global ? s->pmon_global->pos : s->metrics[0]->pos,
-                          "the spec has %s: -t regspec does not write event tables, pmon "
-                          "topologies or metrics yet",
-                          s->pmon_global ? "a pmon-global" : "a metric");
     unsigned errors = dg->nerrors;
     struct derive_index names;
     derive_index_init(&names);
@@ -643,6 +907,9 @@ struct dt *context_regspec(struct arena *a, const struct model_spec *s)
     for (size_t i = 0; i < s->nblocks; i++)
         block_el(a, &e, &t, s, s->blocks[i]);
     derive_index_release(&names);
+    pmon_global_el(a, &e, s->pmon_global);
+    for (size_t i = 0; i < s->nmetrics; i++)
+        metric_el(a, &e, s->metrics[i]);
     el_add(a, &top, &e);
     struct dt *o = dt_obj(a);
     SET(a, o, "root", e.o);

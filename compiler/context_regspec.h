@@ -15,16 +15,12 @@
 #include "model.h"
 
 /*
- * -t regspec does not write event tables, pmon topologies or metrics yet:
- * reports an error at the first one (naming it) and returns -1. It leaves out
- * a derived-from= that names nothing in the regspec it writes (a name a copy
- * took to a place where it leads nowhere): a warning at each,
- * regspec-out-dropped, which --strict makes an error (-1 then too). 0
- * otherwise.
+ * -t regspec writes every spec; it leaves out a derived-from= that names
+ * nothing in the regspec it writes (a name a copy took to a place where it
+ * leads nowhere): a warning at each, regspec-out-dropped, which --strict
+ * makes an error (and returns -1). 0 otherwise.
  */
 int context_regspec_check(struct diag *dg, const struct model_spec *s);
-/* The same without a report: true when the spec holds none of them. */
-bool context_regspec_fits(const struct model_spec *s);
 
 /* The "regspec" object for the checked spec 's', owned by 'a'. */
 struct dt *context_regspec(struct arena *a, const struct model_spec *s);

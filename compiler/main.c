@@ -454,7 +454,7 @@ static int render_spec(struct diag *dg, const struct options *o, const struct mo
         return -1;
     if (o->dump_context) { /* that tree, for template authors */
         copt.svd_keys = context_svd_fits(spec); /* "svd": what -t svd reads, where it works */
-        copt.regspec_keys = context_regspec_fits(spec); /* "regspec": likewise for -t regspec */
+        copt.regspec_keys = true; /* "regspec": what -t regspec reads (any spec) */
         return context_write_json(spec, &copt, out->file ? output_add : NULL, out, &out->tail);
     }
     if (json) { /* the model itself, to the output as it is walked */
@@ -603,7 +603,7 @@ static int compile(const struct options *o, const char *spec_name, struct diag *
     if (checked && o->check_only && strcmp(template_for(o), "svd") == 0)
         context_svd_check(dg, spec); /* --check -t svd: what -t svd refuses */
     if (checked && o->check_only && strcmp(template_for(o), "regspec") == 0)
-        context_regspec_check(dg, spec); /* --check -t regspec: what -t regspec refuses */
+        context_regspec_check(dg, spec); /* --check -t regspec: what -t regspec warns of */
     /* both outputs opened (their temporary files made) before the render: a
        place that cannot be written is known before any work */
     if (checked && !o->check_only && dg->nerrors == 0 &&

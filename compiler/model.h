@@ -387,6 +387,7 @@ struct model_counters {
     bool freeze_on_overflow;
     struct model_rdpmc **rdpmcs;
     size_t nrdpmcs;
+    const char *desc; /* its <desc> */
     struct model_cite cite;
     struct srcpos pos;
 };
@@ -450,6 +451,7 @@ struct model_pmon {
     size_t nunmodelled;
     struct model_box_control *box_control; /* NULL when none */
     struct model_box_status *box_status;   /* NULL when none */
+    const char *desc;                      /* its <desc> */
     struct model_cite cite;
     struct srcpos pos;
 };
@@ -496,6 +498,7 @@ struct model_global_status {
 struct model_pmon_global {
     struct model_global_control *control; /* NULL when none */
     struct model_global_status *status;   /* NULL when none */
+    const char *desc;                     /* its <desc> */
     struct model_cite cite;
     struct srcpos pos;
 };

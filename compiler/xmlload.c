@@ -821,7 +821,7 @@ static void open_top_child(struct loader *ld, struct frame *p, const struct xl_e
     } else if (!b && strcmp(name, "pmon-global") == 0) {
         struct model_pmon_global *pg = xl_load_pmon_global(ld, n);
         if (pg)
-            open_as(c, K_PMON_GLOBAL, pg, NULL);
+            open_as(c, K_PMON_GLOBAL, pg, &pg->desc);
     } else if (b && strcmp(name, "instance") == 0) {
         struct model_instance *in = xl_load_instance(ld, n, b);
         push(ld, &b->instances, &b->ninstances, &caps->instances, in);
@@ -843,7 +843,7 @@ static void open_top_child(struct loader *ld, struct frame *p, const struct xl_e
     } else if (b && strcmp(name, "pmon") == 0) {
         struct model_pmon *pm = xl_load_pmon(ld, n, b);
         if (pm)
-            open_as(c, K_PMON, pm, NULL);
+            open_as(c, K_PMON, pm, &pm->desc);
     } else if (p->from_part) {
         xl_report(ld, DIAG_SCHEMA, xl_pos_of(ld, n), "element '%s' cannot be included %s", name,
                   b ? "inside a block" : "at the top level");
@@ -956,7 +956,7 @@ static void open_child(struct loader *ld, struct frame *p, const struct xl_elem 
         if (strcmp(name, "counters") == 0) {
             struct model_counters *k = xl_load_counters(ld, n);
             push(ld, &pm->counters, &pm->ncounters, &p->grown.counters, k);
-            open_as(c, K_COUNTERS, k, NULL);
+            open_as(c, K_COUNTERS, k, &k->desc);
         } else if (strcmp(name, "box-control") == 0) {
             if (pm->box_control)
                 xl_report_repeated(ld, n, pm->box_control->pos);
