@@ -124,6 +124,8 @@ struct model_field_ext {
     struct srcpos derived_pos;         /* of its text (a regspec's derived-from= value) */
     struct srcpos values_from;         /* a regspec's: the derived-from= (its own, or a set's)
                                           that gave it copies of its base's values (line 0: none) */
+    /* a regspec's: the field derived_from names (xmlderive.c), or NULL */
+    const struct model_field *base_field;
     const char *dim_of;                /* expanded from a dim list: the name as written ("CH%s") */
     struct model_write_constraint wc;  /* range and useEnumeratedValues are also rules of the
                                           register (svd_rules.c: FIELD_range, FIELD_values) */

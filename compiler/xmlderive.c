@@ -274,8 +274,10 @@ static void copy_attrs(struct derive_check *c, struct derive_ref n, struct deriv
     else if (n.kind == DERIVE_CLUSTER && (b.kind == DERIVE_CLUSTER || b.kind == DERIVE_REG) &&
              cluster_of(n))
         model_copy_cluster_attrs(cluster_of(n), desc_of(b));
-    else if (n.kind == DERIVE_FIELD && b.kind == DERIVE_FIELD)
+    else if (n.kind == DERIVE_FIELD && b.kind == DERIVE_FIELD) {
         model_copy_field_attrs(c->a, (struct model_field *)n.obj, b.obj);
+        model_field_ext_set(c->a, (struct model_field *)n.obj)->base_field = b.obj;
+    }
 }
 
 /* What d's base gives it, once the base has all its own (the base's base first, down a chain). */
