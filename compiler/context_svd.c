@@ -345,12 +345,33 @@ static size_t field_run(struct arena *a, const struct model_reg *r, size_t i, co
     return n;
 }
 
+/*
+ * The side effect an SVD reader would give regspec field 'f' from the field its derived-from=
+ * names (base_field), which 'f' does not have, as "modifiedWriteValues 'W'" or "readAction 'R'"
+ * (owned by 'a'); NULL when none. A field with a regspec attribute (RW...) takes no write= or
+ * read-action= from its base (model_copy_field_attrs), where the reader takes what -t svd does
+ * not write, so -t svd writes it without its derivedFrom (report_fields_whole).
+ */
+static const char *base_effect_not_own(struct arena *a, const struct model_field *f)
+{
+    const struct model_field *g = model_field_ext(f)->base_field;
+    if (!g)
+        return NULL;
+    const char *bw = write_word(g), *br = svd_read_word(model_field_ext(g)->read_effect);
+    if (bw && !write_word(f))
+        return arena_printf(a, "modifiedWriteValues '%s'", bw);
+    if (br && model_field_ext(f)->read_effect == READ_NONE)
+        return arena_printf(a, "readAction '%s'", br);
+    return NULL;
+}
+
 static struct dt *field_obj(struct arena *a, const struct model_field *f, const char *name)
 {
     struct dt *o = dt_obj(a);
     SET(a, o, "name", dt_str(a, name));
     SET(a, o, "desc", str_or_null(a, f->desc));
-    SET(a, o, "derived_from", str_or_null(a, model_field_ext(f)->derived_from));
+    SET(a, o, "derived_from",
+        str_or_null(a, base_effect_not_own(a, f) ? NULL : model_field_ext(f)->derived_from));
     SET(a, o, "lsb", dt_int(a, f->lsb));
     SET(a, o, "msb", dt_int(a, f->msb));
     effects(a, o, f);
@@ -661,6 +682,14 @@ static bool hidden(struct item_maker *m, const struct model_cluster *c)
     return false;
 }
 
+/* Is regspec cluster 'c' written whole, without its derivedFrom: it lacks something of its base
+ * (an SVD reader would add it) and has a type of its own (else it is written with nothing in
+ * it: left_to_reader)? Said by report_clusters_whole. */
+static bool written_whole(const struct model_cluster *c)
+{
+    return c->lacks && !c->type_of;
+}
+
 /* "CH" of a list written "CH%s" (its description when it has none). */
 static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *c,
                               const struct model_reg *r, struct dt *items)
@@ -676,7 +705,7 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
     SET(a, o, "name", dt_str_ref(a, run->n > 1 ? c->written_name : name));
     const char *desc = c->desc ? c->desc : run->n > 1 ? cluster_array_name(a, c) : c->name;
     SET(a, o, "desc", dt_str(a, desc));
-    SET(a, o, "derived_from", str_or_null(a, c->derived_from));
+    SET(a, o, "derived_from", str_or_null(a, written_whole(c) ? NULL : c->derived_from));
     SET(a, o, "alternate", str_or_null(a, c->alternate));
     SET(a, o, "header_struct", str_or_null(a, c->header_struct));
     const char **names = model_reg_ext(r)->index_names;
@@ -1210,6 +1239,54 @@ static void report_regs_whole(struct diag *dg, const struct model_spec *s)
         }
 }
 
+/* A field written without its derivedFrom (base_effect_not_own), said at its derived-from=; the
+ * fields of a copy a derived cluster took are not written (left_to_reader). */
+static void report_fields_whole(struct diag *dg, const struct model_spec *s)
+{
+    struct arena a;
+    arena_init(&a);
+    for (size_t i = 0; i < s->nblocks; i++)
+        for (size_t k = 0; k < s->blocks[i]->nregs; k++) {
+            const struct model_reg *r = s->blocks[i]->regs[k];
+            for (size_t j = 0; j < r->nfields && !model_reg_ext(r)->taken; j++) {
+                const struct model_field *f = r->fields[j];
+                const char *effect = field_skipped(f) ? NULL : base_effect_not_own(&a, f);
+                const struct model_field_ext *x = model_field_ext(f);
+                if (effect)
+                    diag_report(dg, DIAG_SVD_OUT_DROPPED,
+                                x->derived_pos.line ? x->derived_pos : f->pos,
+                                "field '%s' of register '%s' is written without its derivedFrom "
+                                "'%s': read back, it would take %s of '%s', which it does not have",
+                                f->name, r->name, x->derived_from, effect, x->base_field->name);
+            }
+        }
+    arena_release(&a);
+}
+
+/* A cluster written whole, without its derivedFrom (written_whole), said at its derived-from=;
+ * one of own-type="false" that lacks something of its base, written with nothing in it, too. */
+static void report_clusters_whole(struct diag *dg, const struct model_spec *s)
+{
+    for (size_t i = 0; i < s->nblocks; i++)
+        for (size_t k = 0; k < s->blocks[i]->nclusters; k++) {
+            const struct model_cluster *c = s->blocks[i]->clusters[k];
+            if (!c->lacks)
+                continue;
+            struct srcpos at = c->derived_pos.line ? c->derived_pos : c->pos;
+            if (written_whole(c))
+                diag_report(dg, DIAG_SVD_OUT_DROPPED, at,
+                            "cluster '%s' is written whole, without its derivedFrom '%s': read "
+                            "back, it would take %s of '%s', which it does not have",
+                            c->name, c->derived_from, c->lacks, c->derived_from);
+            else
+                diag_report(dg, DIAG_SVD_OUT_DROPPED, at,
+                            "cluster '%s' (own-type=\"false\") is written with its derivedFrom "
+                            "'%s' and nothing in it: read back, it takes %s of '%s', which it "
+                            "does not have",
+                            c->name, c->derived_from, c->lacks, c->derived_from);
+        }
+}
+
 /*
  * Does register 'r' of a block with a type_of read back as it is from 'q', the same register of
  * the type_of, written derived from it with type_of_props (peripheral())? A property 'q' takes
@@ -1276,6 +1353,8 @@ int context_svd_check(struct diag *dg, const struct model_spec *s)
     report_dropped(dg, s);
     report_sets_whole(dg, s);
     report_regs_whole(dg, s);
+    report_clusters_whole(dg, s);
+    report_fields_whole(dg, s);
     report_type_of_regs(dg, s);
     return dg->nerrors > errors ? -1 : 0;
 }

@@ -124,6 +124,8 @@ struct model_field_ext {
     struct srcpos derived_pos;         /* of its text (a regspec's derived-from= value) */
     struct srcpos values_from;         /* a regspec's: the derived-from= (its own, or a set's)
                                           that gave it copies of its base's values (line 0: none) */
+    /* a regspec's: the field derived_from names (xmlderive.c), or NULL */
+    const struct model_field *base_field;
     const char *dim_of;                /* expanded from a dim list: the name as written ("CH%s") */
     struct model_write_constraint wc;  /* range and useEnumeratedValues are also rules of the
                                           register (svd_rules.c: FIELD_range, FIELD_values) */
@@ -261,6 +263,10 @@ struct model_cluster {
        base): the cluster whose CMSIS type it uses, and whose macros stand for its own; NULL:
        a type of its own */
     const struct model_cluster *type_of;
+    /* a regspec cluster derived-from= another that holds registers or clusters of its own (so
+       takes none of its base's) without one of its base's: that one, as "register 'R'" or
+       "cluster 'C'" (an SVD reader would add it: -t svd writes the cluster whole); else NULL */
+    const char *lacks;
     const struct model_array_index *array_index; /* SVD <dimArrayIndex> of its own, or NULL */
     struct srcpos pos;
     bool base_type; /* a regspec's own-type="false": type_of is its base's, once bases resolve */

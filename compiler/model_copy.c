@@ -3,7 +3,11 @@
  */
 #include "model_copy.h"
 
+#include "buf.h"
 #include "model_mmio.h"
+#include "svd_words.h"
+
+#include <string.h>
 
 /* A copy of 'v'; of usage 'u' when 'set_usage' (a value copied into a set of another usage). */
 static struct model_value *copy_value(struct arena *a, const struct model_value *v, bool set_usage,
@@ -108,4 +112,225 @@ void model_copy_set_values(struct arena *a, struct model_field *to, const struct
     if (d)
         model_field_add_default(a, to, copy_value(a, d, true, s->usage));
     model_field_ext_set(a, to)->values_from = s->derived_pos;
+}
+
+void model_copy_reg_attrs(struct arena *a, struct model_reg *to, const struct model_reg *from)
+{
+    const struct model_reg_ext *fx = model_reg_ext(from), *tx = model_reg_ext(to);
+    if (!to->desc)
+        to->desc = from->desc;
+    if (!tx->has_reset_mask && fx->has_reset_mask)
+        model_reg_set_reset_mask(a, to, fx->reset_mask);
+    if (!tx->protection)
+        model_reg_set_protection(a, to, fx->protection);
+    if (!tx->display_name)
+        model_reg_set_display_name(a, to, fx->display_name);
+}
+
+/* SVD's access word of f's attribute as written ("read-write" of "read-write, oneToClear"), or
+ * NULL when it is a regspec word (RW, RW1C...). */
+static const char *svd_access_of(struct arena *a, const struct model_field *f)
+{
+    const char *t = f->access_text, *comma = t ? strchr(t, ',') : NULL;
+    const char *word = comma ? arena_strndup(a, t, (size_t)(comma - t)) : t;
+    return word && svd_access_is_word(word) ? word : NULL;
+}
+
+void model_copy_field_attrs(struct arena *a, struct model_field *to, const struct model_field *from)
+{
+    if (!to->desc)
+        to->desc = from->desc;
+    const struct model_field_ext *fx = model_field_ext(from), *tx = model_field_ext(to);
+    if (tx->wc.kind == WC_NONE && fx->wc.kind != WC_NONE)
+        model_field_set_write_constraint(a, to, fx->wc);
+    const char *acc = svd_access_of(a, to);
+    bool write = tx->write_effect == WRITE_STORES && fx->write_effect != WRITE_STORES;
+    bool read = tx->read_effect == READ_NONE && fx->read_effect != READ_NONE;
+    if (!acc || (!write && !read))
+        return; /* a regspec access word's class says its effects itself */
+    if (write)
+        model_field_set_write_effect(a, to, fx->write_effect);
+    if (read)
+        model_field_set_read_effect(a, to, fx->read_effect);
+    svd_field_access(a, to, acc); /* the class the effects give, as for the SVD reader */
+}
+
+void model_copy_cluster_attrs(struct model_cluster *to, const char *desc)
+{
+    if (!to->desc)
+        to->desc = desc;
+}
+
+/* Is cluster 'c' 'in' or inside it? */
+static bool cluster_within(const struct model_cluster *c, const struct model_cluster *in)
+{
+    for (; c; c = c->parent)
+        if (c == in)
+            return true;
+    return false;
+}
+
+bool model_cluster_holds_any(const struct model_block *b, const struct model_cluster *c)
+{
+    for (size_t i = 0; i < b->nclusters; i++)
+        if (b->clusters[i]->parent == c)
+            return true;
+    for (size_t i = 0; i < b->nregs; i++)
+        if (cluster_within(model_reg_ext(b->regs[i])->cluster, c))
+            return true;
+    return false;
+}
+
+bool model_cluster_holds(const struct model_cluster *c, const struct model_reg *r)
+{
+    return cluster_within(model_reg_ext(r)->cluster, c);
+}
+
+/* A copy's place: 'to' and the copies of the clusters inside 'from', each found from its base. */
+struct cluster_copies {
+    const struct model_cluster *from;
+    struct model_cluster *to;
+    const struct model_cluster **bases; /* bases[i] was copied into copies[i] */
+    struct model_cluster **copies;
+    size_t n;
+};
+
+/* The copy in 'cc' that stands for 'c' (a cluster inside, or 'from' itself). */
+static struct model_cluster *copy_of(const struct cluster_copies *cc, const struct model_cluster *c)
+{
+    if (c == cc->from)
+        return cc->to;
+    for (size_t i = 0; i < cc->n; i++)
+        if (cc->bases[i] == c)
+            return cc->copies[i];
+    return NULL; /* not reached: parents are copied first */
+}
+
+static uint64_t moved(const struct cluster_copies *cc, uint64_t address)
+{
+    return address - cc->from->address + cc->to->address;
+}
+
+/* "OUTER_INNER_" of cluster 'c' and its parents, as registers' names in it start. */
+static void cluster_prefix(const struct model_cluster *c, struct buf *out)
+{
+    if (c->parent)
+        cluster_prefix(c->parent, out);
+    buf_addf(out, "%s_", c->name);
+}
+
+/* A copy of the cluster 'k' inside 'from', in the copy of its parent: taken, of k's CMSIS type. */
+static struct model_cluster *copy_cluster(struct arena *a, const struct cluster_copies *cc,
+                                          const struct model_cluster *k)
+{
+    struct model_cluster *c = arena_alloc(a, sizeof(*c));
+    *c = *k;
+    c->parent = copy_of(cc, k->parent);
+    c->address = moved(cc, k->address);
+    c->type_of = k->type_of ? k->type_of : k;
+    c->lacks = NULL;
+    c->base_type = false;
+    c->taken = true;
+    return c;
+}
+
+/* A copy of register 'r' inside 'from', in the copy of its cluster: named after that one. */
+static struct model_reg *copy_reg(struct arena *a, const struct cluster_copies *cc,
+                                  const struct model_reg *r, struct model_block *b)
+{
+    struct model_reg *c = arena_alloc(a, sizeof(*c));
+    *c = *r;
+    c->block = b;
+    struct model_reg_ext *x = arena_alloc(a, sizeof(*x));
+    *x = *model_reg_ext(r);
+    c->ext = x;
+    x->cluster = copy_of(cc, x->cluster);
+    x->taken = true;
+    struct buf name = BUF_INIT;
+    cluster_prefix(x->cluster, &name);
+    buf_addf(&name, "%s", model_reg_name_in_cluster(r));
+    c->name = arena_strdup(a, name.s);
+    buf_release(&name);
+    size_t len = strlen(r->name); /* a name as written: the base's with its array suffix */
+    if (r->written_name && strncmp(r->written_name, r->name, len) == 0 &&
+        (!r->written_name[len] || r->written_name[len] == '{'))
+        c->written_name = arena_printf(a, "%s%s", c->name, r->written_name + len);
+    c->address = moved(cc, r->address);
+    if (r->addrs) {
+        c->addrs = arena_alloc(a, r->naddrs * sizeof(*c->addrs));
+        for (size_t i = 0; i < r->naddrs; i++)
+            c->addrs[i] = moved(cc, r->addrs[i]);
+    }
+    c->ats = r->nats ? arena_alloc(a, r->nats * sizeof(*c->ats)) : NULL;
+    for (size_t i = 0; i < r->nats; i++) {
+        struct model_at *at = arena_alloc(a, sizeof(*at));
+        *at = *r->ats[i];
+        at->address = moved(cc, at->address);
+        c->ats[i] = at;
+    }
+    c->rules = r->nrules ? arena_alloc(a, r->nrules * sizeof(*c->rules)) : NULL;
+    for (size_t i = 0; i < r->nrules; i++)
+        c->rules[i] = r->rules[i]; /* read only: a rule names fields by name */
+    model_copy_fields(a, c, r);
+    return c;
+}
+
+void model_copy_cluster_regs(struct arena *a, struct model_block *b, struct model_cluster *to,
+                             const struct model_block *fb, const struct model_cluster *from)
+{
+    struct cluster_copies cc = {from, to, NULL, NULL, 0};
+    size_t nclusters = fb->nclusters, nregs = fb->nregs; /* the copies are not copied again */
+    size_t inside = 0;
+    for (size_t i = 0; i < nclusters; i++)
+        inside += fb->clusters[i] != from && cluster_within(fb->clusters[i], from);
+    cc.bases = arena_alloc(a, (inside ? inside : 1) * sizeof(*cc.bases));
+    cc.copies = arena_alloc(a, (inside ? inside : 1) * sizeof(*cc.copies));
+    size_t cap = arena_push_cap(b->nclusters);
+    for (size_t i = 0; i < nclusters; i++) { /* parents first, as fb's */
+        const struct model_cluster *k = fb->clusters[i];
+        if (k == from || !cluster_within(k, from))
+            continue;
+        cc.bases[cc.n] = k;
+        cc.copies[cc.n] = copy_cluster(a, &cc, k);
+        arena_push(a, (void ***)&b->clusters, &b->nclusters, &cap, cc.copies[cc.n++]);
+    }
+    cap = arena_push_cap(b->nregs);
+    for (size_t i = 0; i < nregs; i++)
+        if (model_cluster_holds(from, fb->regs[i]))
+            arena_push(a, (void ***)&b->regs, &b->nregs, &cap, copy_reg(a, &cc, fb->regs[i], b));
+}
+
+/* Does block b hold, directly in cluster 'c', a register named 'name' in it (kind 0) or a
+ * cluster of that name (kind 1)? */
+static bool holds_named(const struct model_block *b, const struct model_cluster *c, int kind,
+                        const char *name)
+{
+    if (kind == 1) {
+        for (size_t i = 0; i < b->nclusters; i++)
+            if (b->clusters[i]->parent == c && strcmp(b->clusters[i]->name, name) == 0)
+                return true;
+        return false;
+    }
+    for (size_t i = 0; i < b->nregs; i++)
+        if (model_reg_ext(b->regs[i])->cluster == c &&
+            strcmp(model_reg_name_in_cluster(b->regs[i]), name) == 0)
+            return true;
+    return false;
+}
+
+const char *model_cluster_lacks(struct arena *a, const struct model_block *b,
+                                const struct model_cluster *c, const struct model_block *fb,
+                                const struct model_cluster *from)
+{
+    for (size_t i = 0; i < fb->nregs; i++) {
+        const char *name = model_reg_name_in_cluster(fb->regs[i]);
+        if (model_reg_ext(fb->regs[i])->cluster == from && !holds_named(b, c, 0, name))
+            return arena_printf(a, "register '%s'", name);
+    }
+    for (size_t i = 0; i < fb->nclusters; i++) {
+        const char *name = fb->clusters[i]->name;
+        if (fb->clusters[i]->parent == from && !holds_named(b, c, 1, name))
+            return arena_printf(a, "cluster '%s'", name);
+    }
+    return NULL;
 }

@@ -1,10 +1,10 @@
 /*
- * model_copy - what a derived register, field or enumeration set takes from its base, as copies
- * in the model: the content an SVD reader gives an object whose derivedFrom names a base and
- * which writes none of it itself (svdconv's SvdDerivedFrom::CopyChilds). The regspec loader
- * applies a derived-from= with them (xmlderive.c). Each copy is a new object of 'a' (no object
- * is shared between two fields), with the base's position (where its text is) and its
- * derived-from as written; a copied set has no header-enum-name (svdconv's
+ * model_copy - what a derived register, field, enumeration set or cluster takes from its base, as
+ * copies in the model: the content an SVD reader gives an object whose derivedFrom names a base
+ * and which writes none of it itself (svdconv's SvdDerivedFrom::CopyChilds), and the attributes
+ * it leaves out. The regspec loader applies a derived-from= with them (xmlderive.c). Each copy is a
+ * new object of 'a' (no object is shared between two fields), with the base's position (where its
+ * text is) and its derived-from as written; a copied set has no header-enum-name (svdconv's
  * SvdEnumContainer::CopyItem copies none: two C enums of one name otherwise).
  */
 #ifndef REGC_MODEL_COPY_H
@@ -32,5 +32,59 @@ void model_copy_values(struct arena *a, struct model_field *to, const struct mod
  */
 void model_copy_set_values(struct arena *a, struct model_field *to, const struct model_enum_set *s,
                            const struct model_field *from, const struct model_enum_set *bs);
+
+/*
+ * The attributes an SVD reader takes from a base where the derived element writes none (svdconv's
+ * SvdDerivedFrom::CopyChilds; svd_derive.c's merge(): every simple element but the own_only()
+ * ones: name, headerStructName, headerEnumName, dim, alternates), given to 'to' where it has
+ * none, each as 'from' holds it. Only those -t svd leaves out when unset are concerned: what it
+ * always writes (addressOffset, size, resetValue, a field's bits and access) is the element's
+ * own.
+ *
+ * A register: its description, reset-mask, protection and display-name.
+ */
+void model_copy_reg_attrs(struct arena *a, struct model_reg *to, const struct model_reg *from);
+
+/*
+ * A field: its description, write-constraint, write= (modifiedWriteValues) and read-action=,
+ * and the class the effects give with its own SVD access word (svd_field_access: read-write
+ * with a base's oneToClear is RW1C). A field with a regspec access word (RW, RW1C...) takes no
+ * effects: its class is its own.
+ */
+void model_copy_field_attrs(struct arena *a, struct model_field *to,
+                            const struct model_field *from);
+
+/* A cluster: its description ('desc', its base's, a cluster's or a register's). */
+void model_copy_cluster_attrs(struct model_cluster *to, const char *desc);
+
+/* Does block b hold a register or cluster in cluster 'c' (or deeper)? */
+bool model_cluster_holds_any(const struct model_block *b, const struct model_cluster *c);
+/* Is register 'r' in cluster 'c' (or deeper)? */
+bool model_cluster_holds(const struct model_cluster *c, const struct model_reg *r);
+
+/*
+ * Cluster 'to' of block 'b', which holds no register or cluster of its own
+ * (model_cluster_holds_any), gets copies of those 'from' of block 'fb' holds (b itself, or the
+ * block of another instance), appended to b's lists (parents first), as an SVD reader's derived
+ * cluster takes its base's: at the same offsets from 'to' as from 'from', the clusters under their
+ * own names and the registers named after the copy of their cluster (CD_R for from's CL_R in to's
+ * CD: as in CL, R in it), each with copies of its fields, values and sets, its <at>s moved alike
+ * and its rules. Each copy is 'taken' (-t svd leaves it for the reader to take again from to's
+ * derivedFrom), and a copied cluster has the CMSIS type of the cluster it copies (type_of), as the
+ * SVD reader's copies.
+ */
+void model_copy_cluster_regs(struct arena *a, struct model_block *b, struct model_cluster *to,
+                             const struct model_block *fb, const struct model_cluster *from);
+
+/*
+ * Derived cluster 'c' of block 'b', which holds registers or clusters of its own, against its
+ * base 'from' of block 'fb': the first register or cluster directly in 'from' that 'c' holds
+ * none of by its name in it, as "register 'R'" or "cluster 'C'" (owned by 'a'); NULL when
+ * there is none. An SVD reader, which merges a derived cluster's content with its base's by
+ * name, would add it.
+ */
+const char *model_cluster_lacks(struct arena *a, const struct model_block *b,
+                                const struct model_cluster *c, const struct model_block *fb,
+                                const struct model_cluster *from);
 
 #endif

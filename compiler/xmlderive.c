@@ -8,12 +8,15 @@
  * to content the element does not write itself (model_copy.h): a register without a <field>
  * or <gap> takes its base register's fields (a <gap> says what its bits are: -t regspec writes
  * a register without fields so), a field without values or sets its base field's, an
- * <enum-set> that holds no value its base set's values; each base first gets what its own
- * derivation, and its fields' and sets', give it, whatever the order they are written in. An
- * element with content of its own keeps it whole, as -t regspec writes it; a cluster or instance
- * takes nothing (its registers are written in it). A cluster marked own-type="false"
- * (svdconv's unmodified copy) takes its base's CMSIS type here. Called by xmlmmio.c once the
- * spec is loaded; see xmlload_int.h.
+ * <enum-set> that holds no value its base set's values, a cluster that holds no register or
+ * cluster copies of its base cluster's; each base first gets what its own derivation, and its
+ * fields', sets' and registers', give it, whatever the order they are written in. An element
+ * with content of its own keeps it whole, as -t regspec writes it; an instance takes nothing
+ * (its registers are its block's). The attributes a derived register, field or cluster leaves
+ * out are its base's, those an SVD reader takes (model_copy.h). A cluster marked
+ * own-type="false" (svdconv's unmodified copy), or derived without content or header-struct=,
+ * takes its base's CMSIS type here. Called by xmlmmio.c once the spec is loaded; see
+ * xmlload_int.h.
  */
 #include "xmlload_int.h"
 
@@ -190,6 +193,19 @@ static void link_type(struct derive_check *c, struct derive_ref n, unsigned dept
     cl->type_of = from->type_of ? from->type_of : from;
 }
 
+/*
+ * A derived cluster that holds no register or cluster and has no header-struct= takes copies of
+ * its base cluster's (apply_cluster): svdconv does not call it modified, so it has its base's
+ * CMSIS type, as own-type="false" says (link_type).
+ */
+static void imply_base_type(struct derive_check *c, struct derive_ref n)
+{
+    struct model_cluster *cl = cluster_of(n);
+    if (cl && !cl->header_struct && base_of(c, n).kind == DERIVE_CLUSTER &&
+        !model_cluster_holds_any(n.ctx, cl))
+        cl->base_type = true;
+}
+
 /* ---------------------------------------------------------------- derivation applied */
 
 static void apply_node(struct derive_check *c, struct derive_ref n);
@@ -221,6 +237,49 @@ static bool has_own_values(const struct model_field *f)
     return f->nvalues || x->ndefaults || x->nsets;
 }
 
+/* Cluster n, when it holds no register or cluster of its own, given copies of those of its base
+ * cluster b, each as b holds it once its own derivation is applied; else what of b's it lacks
+ * noted (model_cluster.lacks). */
+static void apply_cluster(struct derive_check *c, struct derive_ref n, struct derive_ref b)
+{
+    struct model_cluster *to = cluster_of(n);
+    struct model_block *blk = (struct model_block *)n.ctx, *fb = (struct model_block *)b.ctx;
+    if (!to)
+        return;
+    if (model_cluster_holds_any(blk, to)) {
+        to->lacks = model_cluster_lacks(c->a, blk, to, fb, b.obj);
+        return;
+    }
+    for (size_t i = 0; i < fb->nregs; i++)
+        if (model_cluster_holds(b.obj, fb->regs[i]))
+            apply_node(c, model_tree_ref(DERIVE_REG, fb->regs[i], fb));
+    model_copy_cluster_regs(c->a, blk, to, fb, b.obj);
+}
+
+/* The description of register or cluster 'n' (a base of either kind gives it). */
+static const char *desc_of(struct derive_ref n)
+{
+    return n.kind == DERIVE_REG ? ((const struct model_reg *)n.obj)->desc
+                                : ((const struct model_cluster *)n.obj)->desc;
+}
+
+/* The attributes n leaves out, from its base b (model_copy.h): a register's or field's, a
+ * cluster's description (from a register too, as a register's from a cluster). */
+static void copy_attrs(struct derive_check *c, struct derive_ref n, struct derive_ref b)
+{
+    if (n.kind == DERIVE_REG && b.kind == DERIVE_REG)
+        model_copy_reg_attrs(c->a, (struct model_reg *)n.obj, b.obj);
+    else if (n.kind == DERIVE_REG && b.kind == DERIVE_CLUSTER && !((struct model_reg *)n.obj)->desc)
+        ((struct model_reg *)n.obj)->desc = desc_of(b);
+    else if (n.kind == DERIVE_CLUSTER && (b.kind == DERIVE_CLUSTER || b.kind == DERIVE_REG) &&
+             cluster_of(n))
+        model_copy_cluster_attrs(cluster_of(n), desc_of(b));
+    else if (n.kind == DERIVE_FIELD && b.kind == DERIVE_FIELD) {
+        model_copy_field_attrs(c->a, (struct model_field *)n.obj, b.obj);
+        model_field_ext_set(c->a, (struct model_field *)n.obj)->base_field = b.obj;
+    }
+}
+
 /* What d's base gives it, once the base has all its own (the base's base first, down a chain). */
 static void apply(struct derive_check *c, struct derived *d)
 {
@@ -228,8 +287,10 @@ static void apply(struct derive_check *c, struct derived *d)
         return;
     d->applied = APPLY_ON_THE_WAY;
     struct derive_ref n = d->n, b = base_of(c, n);
-    if (b.kind != DERIVE_NONE)
+    if (b.kind != DERIVE_NONE) {
         apply_node(c, b);
+        copy_attrs(c, n, b);
+    }
     if (n.kind == DERIVE_REG && b.kind == DERIVE_REG) {
         struct model_reg *r = (struct model_reg *)n.obj;
         if (r->nfields == 0)
@@ -238,6 +299,8 @@ static void apply(struct derive_check *c, struct derived *d)
             model_reg_set_base_reg(c->a, r, b.obj);
     } else if (n.kind == DERIVE_FIELD && b.kind == DERIVE_FIELD && !has_own_values(n.obj)) {
         model_copy_values(c->a, (struct model_field *)n.obj, b.obj);
+    } else if (n.kind == DERIVE_CLUSTER && b.kind == DERIVE_CLUSTER) {
+        apply_cluster(c, n, b);
     } else if (n.kind == DERIVE_ENUMS && b.kind == DERIVE_ENUMS) {
         const struct model_enum_set *s = n.obj;
         if (!model_set_has_values(n.ctx, s->usage))
@@ -270,6 +333,9 @@ void xl_check_derived(struct arena *a, struct diag *dg, struct model_spec *s)
     }
     for (size_t i = 0; i < c.n; i++)
         check_derived(&c, &c.all[i]);
+    for (size_t i = 0; i < c.n; i++)
+        if (c.all[i].n.kind == DERIVE_CLUSTER)
+            imply_base_type(&c, c.all[i].n);
     for (size_t i = 0; i < c.n; i++)
         if (c.all[i].n.kind == DERIVE_CLUSTER)
             link_type(&c, c.all[i].n, 0);

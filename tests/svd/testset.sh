@@ -6,6 +6,10 @@
 #   each_on_cores FN ITEM... FN ITEM for every item, one job per core; returns when all have ended
 #   svd_schema_check NAME FILE  a TAP line: FILE validates against the set's CMSIS-SVD.xsd (skipped
 #                            with the reason without xmllint or the schema)
+#   svd_regspec_roundtrip SPEC FACTS  regspec SPEC's -t regspec and -t svd outputs against the
+#                            script's facts: FACTS NAME FILE (a function writing TAP lines) for
+#                            each; -t regspec of its own output is itself; -t svd writes no
+#                            diagnostic and validates; the -t svd output is left in $tmp/rt.svd
 svd=${REGC_SVD_DATA:-$tap_top/../shared/svd}
 svd_why="no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
 svd_xsd=$svd/schema/CMSIS-SVD.xsd # kept apart: a script may name its own file 'svd'
@@ -42,4 +46,23 @@ svd_schema_check() {
     else
         tap_check "$name" xmllint --noout --schema "$svd_xsd" "$file" 2>/dev/null
     fi
+}
+
+svd_regspec_roundtrip() {
+    local spec=$1 facts=$2 name
+    name=$(basename "$spec")
+    "$regc" "$spec" -t regspec -o "$tmp/rt.xml" 2>"$tmp/rt.err"
+    "$facts" "$name -t regspec" "$tmp/rt.xml"
+    if "$regc" "$tmp/rt.xml" -t regspec -o "$tmp/rt-again.xml" 2>>"$tmp/rt.err"; then
+        tap_diff "$name -t regspec of its own output is itself" "$tmp/rt.xml" "$tmp/rt-again.xml"
+    else
+        tap_fail "$name -t regspec of its own output is itself" "$(head -n 3 "$tmp/rt.err")"
+    fi
+    if "$regc" "$spec" -t svd -o "$tmp/rt.svd" 2>"$tmp/rt.err" && [ ! -s "$tmp/rt.err" ]; then
+        tap_ok "$name -t svd: no diagnostic"
+    else
+        tap_fail "$name -t svd: no diagnostic" "$(head -n 3 "$tmp/rt.err")"
+    fi
+    "$facts" "$name -t svd read back" "$tmp/rt.svd"
+    svd_schema_check "$name -t svd validates against CMSIS-SVD.xsd" "$tmp/rt.svd"
 }
