@@ -1803,6 +1803,7 @@ static struct dt *counters_json(struct ctx *c, const struct model_spec *s,
         dt_push(c->a, rd, ro);
     }
     SET(c, o, "rdpmc", rd);
+    SET_STR(c, o, "desc", k->desc);
     SET(c, o, "source", cite_json(c, s, &k->cite));
     return o;
 }
@@ -1866,6 +1867,7 @@ static struct dt *pmon_json(struct ctx *c, const struct model_spec *s, const str
     }
     SET(c, o, "unmodelled_filters", unmodelled);
     SET(c, o, "c_has_unmodelled", dt_bool(p->nunmodelled > 0));
+    SET_STR(c, o, "desc", p->desc);
     SET(c, o, "source", cite_json(c, s, &p->cite));
     return o;
 }
@@ -1917,6 +1919,7 @@ static struct dt *pmon_global_json(struct ctx *c, const struct model_spec *s,
         SET(c, st, "source", cite_json(c, s, &gs->cite));
     }
     SET(c, o, "status", st);
+    SET_STR(c, o, "desc", g->desc);
     SET(c, o, "source", cite_json(c, s, &g->cite));
     return o;
 }

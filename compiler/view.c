@@ -332,9 +332,9 @@ static const struct {
     {"svd.value", "desc value", "str?"},
     {"svd.value", "is_default", "bool"},
     /* ---- end of issue 27's -t svd rows */
-    /* ---- issue 27: -t regspec, the model as a regspec element tree (context_regspec.c); only
-       for a template that names "regspec" */
-    {"root", "regspec", "obj?:regspec"},
+    /* ---- issue 27: -t regspec, the model as a regspec element tree (context_regspec.c): built
+       for a template that names "regspec" and by --dump-context, for every spec, so never null */
+    {"root", "regspec", "obj:regspec"},
     {"regspec", "root", "obj:regspec.elem"},
     {"regspec.elem", "name", "str"},
     {"regspec.elem", "attrs", "list:regspec.attr"},
