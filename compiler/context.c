@@ -2024,7 +2024,8 @@ static void ctx_release(struct ctx *c)
 
 /* The root around 'blocks' (or their placeholders): both trees'; with 'doc', its doc keys. */
 static struct dt *root_json(struct ctx *c, const struct model_spec *s,
-                            const struct context_options *opt, struct dt *blocks, bool doc)
+                            const struct context_options *opt, struct dt *blocks, bool doc,
+                            struct dt *regspec_stubs)
 {
     struct dt *root = dt_obj(c->a);
     SET(c, root, "regc_model", dt_int(c->a, CONTEXT_MODEL_VERSION));
@@ -2035,7 +2036,7 @@ static struct dt *root_json(struct ctx *c, const struct model_spec *s,
     if (opt && opt->svd_keys) /* issue 27: the SVD-shaped tree */
         SET(c, root, "svd", context_svd(c->a, s));
     if (opt && opt->regspec_keys) /* issue 27: -t regspec */
-        SET(c, root, "regspec", context_regspec(c->a, s));
+        SET(c, root, "regspec", context_regspec(c->a, s, regspec_stubs));
     if (opt && opt->cmsis) /* issue 27: -t cmsis */
         SET(c, root, "c_cmsis", context_cmsis(c->a, s));
     if (doc)
@@ -2054,7 +2055,7 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
     for (size_t i = 0; i < s->nblocks; i++)
         dt_push(c->a, blocks, block_json(c, s, s->blocks[i]));
     flag_list(c, blocks, false);
-    struct dt *root = root_json(c, s, opt, blocks, true);
+    struct dt *root = root_json(c, s, opt, blocks, true, NULL);
     ctx_release(c);
     return root;
 }
@@ -2066,8 +2067,34 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
  * and no block handed out is still being rendered. Without doc keys (which
  * read a block's registers to encode its events), a block's registers are
  * placeholders too, each built into 'reg' when reached, the same way: then
- * memory holds one register's tree, not a block's.
+ * memory holds one register's tree, not a block's. The "regspec" object's block elements are
+ * placeholders too, each built into 'rs_block' when reached.
  */
+/* Trees handed out by context_expand() and not yet given back by context_item_done(). */
+struct live {
+    const struct dt **items; /* owned */
+    size_t n, cap;
+};
+
+static void live_add(struct live *l, const struct dt *o)
+{
+    if (l->n == l->cap)
+        l->items = xgrow(l->items, &l->cap, l->n + 1, sizeof(*l->items));
+    l->items[l->n++] = o;
+}
+
+/* Takes 'o' off 'l': false when it is not there. */
+static bool live_drop(struct live *l, const struct dt *o)
+{
+    for (size_t k = l->n; k-- > 0;) {
+        if (l->items[k] == o) {
+            l->items[k] = l->items[--l->n];
+            return true;
+        }
+    }
+    return false;
+}
+
 struct reg_stubs {
     struct dt *stubs; /* placeholder i stands for b->regs[i]; in 'block' */
     const struct model_block *b;
@@ -2087,8 +2114,11 @@ struct context_lazy {
     size_t nregs, regs_cap;
     struct ctx rc;      /* the registers' builder */
     struct arena reg;   /* the registers built; released when none is in use */
-    const struct dt **live_regs; /* registers handed out and not yet done; owned */
-    size_t nlive_regs, live_regs_cap;
+    struct live live_regs; /* registers handed out and not yet done */
+    struct regspec_names *rs_names; /* with the "regspec" object: its blocks' names; owned */
+    struct dt *rs_stubs;            /* placeholder i stands for block i's element; in 'root' */
+    struct arena rs_block;          /* the elements built; released when none is in use */
+    struct live live_rs;            /* elements handed out and not yet done */
 };
 
 /* The placeholders of b's registers, recorded for context_expand(). */
@@ -2117,7 +2147,7 @@ static const struct dt *expand_reg(struct context_lazy *lz, const struct dt *ite
         if (at < first || at >= first + n * sizeof(*rs->stubs))
             continue;
         size_t i = (size_t)(item - rs->stubs);
-        if (lz->nlive_regs == 0)
+        if (lz->live_regs.n == 0)
             arena_release(&lz->reg); /* every register handed out before is done */
         struct ctx *c = &lz->rc;
         struct dt *o = reg_json(c, lz->s, rs->b->regs[i]); /* its names aligned: none left */
@@ -2125,10 +2155,7 @@ static const struct dt *expand_reg(struct context_lazy *lz, const struct dt *ite
         dt_set(c->a, o, "last", dt_bool(i + 1 == n));
         if (lz->annotate)
             lz->annotate(c->a, o);
-        if (lz->nlive_regs == lz->live_regs_cap)
-            lz->live_regs = xgrow(lz->live_regs, &lz->live_regs_cap, lz->nlive_regs + 1,
-                                  sizeof(*lz->live_regs));
-        lz->live_regs[lz->nlive_regs++] = o;
+        live_add(&lz->live_regs, o);
         return o;
     }
     return NULL;
@@ -2155,8 +2182,15 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
         lz->stubs[i].type = DT_OBJ;
         dt_push(c->a, blocks, &lz->stubs[i]);
     }
+    if (opt && opt->regspec_keys) {
+        arena_init(&lz->rs_block);
+        lz->rs_names = context_regspec_names(s);
+        lz->rs_stubs = arena_zalloc(&lz->root, (s->nblocks ? s->nblocks : 1) * sizeof(*lz->rs_stubs));
+        for (size_t i = 0; i < s->nblocks; i++)
+            lz->rs_stubs[i].type = DT_OBJ;
+    }
     /* the root's own doc keys: its blocks are placeholders yet */
-    struct dt *root = root_json(c, s, opt, blocks, !lz->no_doc_keys);
+    struct dt *root = root_json(c, s, opt, blocks, !lz->no_doc_keys, lz->rs_stubs);
     *tree = root;
     return lz;
 }
@@ -2166,6 +2200,14 @@ const struct dt *context_expand(void *lazy, const struct dt *item)
     struct context_lazy *lz = lazy;
     uintptr_t at = (uintptr_t)item, first = (uintptr_t)lz->stubs;
     size_t n = lz->s->nblocks;
+    uintptr_t rs = (uintptr_t)lz->rs_stubs;
+    if (lz->rs_stubs && at >= rs && at < rs + n * sizeof(*lz->rs_stubs)) {
+        if (lz->live_rs.n == 0)
+            arena_release(&lz->rs_block); /* every element handed out before is done */
+        struct dt *o = context_regspec_block(&lz->rs_block, lz->rs_names, item - lz->rs_stubs);
+        live_add(&lz->live_rs, o);
+        return o;
+    }
     if (at < first || at >= first + n * sizeof(*lz->stubs))
         return expand_reg(lz, item);
     size_t i = (size_t)(item - lz->stubs);
@@ -2200,13 +2242,8 @@ const struct dt *context_expand(void *lazy, const struct dt *item)
 void context_item_done(void *lazy, const struct dt *own)
 {
     struct context_lazy *lz = lazy;
-    for (size_t k = lz->nlive_regs; k-- > 0;) {
-        if (lz->live_regs[k] == own) { /* a register */
-            lz->live_regs[k] = lz->live_regs[--lz->nlive_regs];
-            return;
-        }
-    }
-    lz->live--;
+    if (!live_drop(&lz->live_regs, own) && !live_drop(&lz->live_rs, own))
+        lz->live--; /* a block */
 }
 
 void context_lazy_free(struct context_lazy *lz)
@@ -2218,7 +2255,11 @@ void context_lazy_free(struct context_lazy *lz)
     arena_release(&lz->reg);
     ctx_release(&lz->rc);
     free(lz->regs);
-    free(lz->live_regs);
+    free(lz->live_regs.items);
+    if (lz->rs_names)
+        arena_release(&lz->rs_block);
+    context_regspec_names_free(lz->rs_names);
+    free(lz->live_rs.items);
     arena_release(&lz->root);
     ctx_release(&lz->c);
     free(lz);

@@ -3,11 +3,13 @@
  */
 #include "context_regspec.h"
 
+#include "fatal.h"
 #include "model_mmio.h"
 #include "model_tree.h"
 #include "svd_words.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SET(a, o, lit, v) dt_add((a), (o), DT_KEY(lit), (v))
@@ -884,7 +886,37 @@ int context_regspec_check(struct diag *dg, const struct model_spec *s)
     return dg->nerrors > errors ? -1 : 0;
 }
 
-struct dt *context_regspec(struct arena *a, const struct model_spec *s)
+struct regspec_names {
+    const struct model_spec *s;
+    struct derive_index names; /* before 't', which looks names up through it */
+    struct derive_tree t;
+};
+
+struct regspec_names *context_regspec_names(const struct model_spec *s)
+{
+    struct regspec_names *n = xcalloc(1, sizeof(*n));
+    n->s = s;
+    derive_index_init(&n->names);
+    n->t = model_tree(s, &n->names);
+    return n;
+}
+
+void context_regspec_names_free(struct regspec_names *n)
+{
+    if (!n)
+        return;
+    derive_index_release(&n->names);
+    free(n);
+}
+
+struct dt *context_regspec_block(struct arena *a, const struct regspec_names *n, size_t i)
+{
+    struct el holder = el_new(a, "holder");
+    block_el(a, &holder, &n->t, n->s, n->s->blocks[i]);
+    return dt_at(holder.children, 0);
+}
+
+struct dt *context_regspec(struct arena *a, const struct model_spec *s, struct dt *stubs)
 {
     struct el top = el_new(a, "top"); /* holds the root element */
     struct el e = el_new(a, "regspec");
@@ -901,12 +933,17 @@ struct dt *context_regspec(struct arena *a, const struct model_spec *s)
         cpu_el(a, &e, s->cpus[i]);
     if (s->device)
         device_el(a, &e, s->device);
-    struct derive_index names;
-    derive_index_init(&names);
-    struct derive_tree t = model_tree(s, &names);
-    for (size_t i = 0; i < s->nblocks; i++)
-        block_el(a, &e, &t, s, s->blocks[i]);
-    derive_index_release(&names);
+    if (stubs) { /* placeholders, each a block's element once built */
+        for (size_t i = 0; i < s->nblocks; i++) {
+            dt_push(a, e.children, &stubs[i]);
+            e.nchildren++;
+        }
+    } else {
+        struct regspec_names *n = context_regspec_names(s);
+        for (size_t i = 0; i < s->nblocks; i++)
+            block_el(a, &e, &n->t, s, s->blocks[i]);
+        context_regspec_names_free(n);
+    }
     pmon_global_el(a, &e, s->pmon_global);
     for (size_t i = 0; i < s->nmetrics; i++)
         metric_el(a, &e, s->metrics[i]);

@@ -22,7 +22,20 @@
  */
 int context_regspec_check(struct diag *dg, const struct model_spec *s);
 
-/* The "regspec" object for the checked spec 's', owned by 'a'. */
-struct dt *context_regspec(struct arena *a, const struct model_spec *s);
+/*
+ * The "regspec" object for the checked spec 's', owned by 'a'. With 'stubs' (one empty object
+ * for each of s's blocks), block i's element is left as stubs[i], to be built by
+ * context_regspec_block() when it is reached (context.c's lazy trees: --dump-context and the
+ * renderer then hold one block's element at a time); NULL: every element built here.
+ */
+struct dt *context_regspec(struct arena *a, const struct model_spec *s, struct dt *stubs);
+
+/* What building a block's element alone needs: the spec's names, indexed once. */
+struct regspec_names;
+struct regspec_names *context_regspec_names(const struct model_spec *s); /* free: below */
+void context_regspec_names_free(struct regspec_names *n);
+
+/* The element of block i of the spec of 'n', owned by 'a'. */
+struct dt *context_regspec_block(struct arena *a, const struct regspec_names *n, size_t i);
 
 #endif
