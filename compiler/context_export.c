@@ -101,8 +101,9 @@ static void put_value(struct jw *w, const char *key, const struct dt *v,
                       const struct view_value *vv);
 
 /*
- * The members of 'o' that type 't' has from the schema, in its order. One
- * the schema does not require is left out when 'o' lacks it or holds null
+ * The members of 'o' that type 't' has from the schema, in its order (one it requires and 'o'
+ * lacks is a bug of the tree's builders). One the schema does not require is left out when 'o'
+ * lacks it or holds null
  * ("svd" of a regspec's register, "value" of a metric's operator).
  */
 static void put_obj(struct jw *w, const char *key, const struct dt *o, const struct view_type *t)
@@ -113,6 +114,8 @@ static void put_obj(struct jw *w, const char *key, const struct dt *o, const str
         if (m->origin != VIEW_MODEL)
             continue; /* the templates' own */
         const struct dt *v = dt_getn(o, m->name, strlen(m->name));
+        if (!v && !m->optional)
+            BUG("export: the tree lacks a member the schema requires");
         if (v && !(m->optional && v->type == DT_NULL))
             put_value(w, m->name, v, &m->v);
     }
