@@ -377,6 +377,35 @@ static void copy_items(struct cmsis *c, struct items *it, const struct cl_type *
     }
 }
 
+static size_t cluster_items(struct cmsis *c, struct items *it, const struct model_block *b,
+                            const struct block_kids *kids, size_t i);
+
+/* Lays out 'base', a cluster of b an unmodified copy is typed after, when the copy comes first:
+ * derivedFrom may name a later cluster, and svdconv types the copy as its base wherever that is
+ * (SvdItem::Construct derives before the children; SvdCluster::GetHeaderTypeNameHierarchical).
+ * Not a base of another block, nor one being laid out (around the copy: the copy's own type). */
+static void layout_base(struct cmsis *c, const struct model_block *b,
+                        const struct model_cluster *base)
+{
+    if (regc_map_find(&c->cl_types, &base, sizeof(base)) ||
+        block_places_index(&c->places, &base) >= b->nclusters)
+        return;
+    const struct model_cluster *parent = base->parent;
+    const struct block_kids *kids = block_places_kids(&c->places, &parent);
+    for (size_t i = 0; i < kids->ncls;) {
+        const struct model_cluster *k = b->clusters[kids->cls[i]];
+        uint64_t stride = k->stride;
+        size_t n = cluster_array_run(&c->places, kids, i, in_list(k), qualifier_sig, NULL, &stride);
+        if (k == base) {
+            struct items unused = {0}; /* the members are base's parent's, pushed when reached */
+            cluster_items(c, &unused, b, kids, i);
+            free(unused.v);
+            return;
+        }
+        i += n;
+    }
+}
+
 /*
  * The member of the cluster kids->cls[i] (or of the expanded array from it), or the members of
  * the "NAME%s" list from it: how many clusters it takes. A list is one type, named as the list
@@ -391,6 +420,8 @@ static size_t cluster_items(struct cmsis *c, struct items *it, const struct mode
 {
     const struct model_cluster *k = b->clusters[kids->cls[i]];
     uint64_t base = k->parent ? k->parent->address : 0;
+    if (k->type_of)
+        layout_base(c, b, k->type_of);
     const struct regc_map_entry *same =
         k->type_of ? regc_map_find(&c->cl_types, &k->type_of, sizeof(k->type_of)) : NULL;
     uint64_t stride = k->stride;
@@ -398,7 +429,7 @@ static size_t cluster_items(struct cmsis *c, struct items *it, const struct mode
     const char *name = k->name;
     bool list = in_list(k);
     size_t n = cluster_array_run(&c->places, kids, i, list, qualifier_sig, NULL, &stride);
-    if (same && copy_fits(same->val, k, n, list ? 0 : stride)) {
+    if (same && same->val && copy_fits(same->val, k, n, list ? 0 : stride)) { /* NULL: open */
         copy_items(c, it, same->val, b, kids, i, n, list);
         return n;
     }
