@@ -72,6 +72,14 @@ struct builder {
                                     reported) once, however many registers a dim list makes */
     struct regc_map cl_nodes;    /* a cluster node without dim -> the model cluster first read
                                     from it where it is written (not as a copy), any block */
+    struct later_base *later;    /* the block's unmodified copies whose base is read after them */
+    size_t nlater, later_cap;
+};
+
+/* An unmodified copy 'c' of the cluster node 'from', not read yet when 'c' was. */
+struct later_base {
+    struct model_cluster *c;
+    const struct svd_node *from;
 };
 
 static const char *name_of(const struct svd_node *n)
@@ -1226,7 +1234,8 @@ static bool cluster_modified(const struct svd_node *n)
  * SvdCluster::GetHeaderTypeNameHierarchical takes the type of what an unmodified cluster was
  * copied from): 'n' itself for a copy (SvdItem::CopyChilds), its base for a derived cluster that
  * changes nothing (SvdDerivedFrom::DeriveItem; its dim, taken or its own, does not count), when
- * that base was read before. context_cmsis.c lays it out so when the elements fit the type.
+ * that base was read before, else once the block is read (type_later_bases). context_cmsis.c
+ * lays it out so when the elements fit the type.
  */
 static void cluster_type_of(struct builder *b, const struct svd_node *n, struct model_cluster *c,
                             bool copy)
@@ -1239,6 +1248,10 @@ static void cluster_type_of(struct builder *b, const struct svd_node *n, struct 
     if (e) {
         const struct model_cluster *t = e->val;
         c->type_of = t->type_of ? t->type_of : t;
+    } else if (from) { /* derivedFrom in any order: a base written later in the block */
+        if (b->nlater == b->later_cap)
+            b->later = xgrow(b->later, &b->later_cap, b->nlater + 1, sizeof(*b->later));
+        b->later[b->nlater++] = (struct later_base){c, from};
     }
     if (copy)
         return;
@@ -1248,6 +1261,26 @@ static void cluster_type_of(struct builder *b, const struct svd_node *n, struct 
     struct regc_map_entry *put = xmap_put(&b->cl_nodes, key, sizeof(*key), &found);
     if (!found)
         put->val = c;
+}
+
+/* Once the block is read: its copies of clusters written after them get their bases' types, as
+ * svdconv's do (it derives before it reads a cluster's children, SvdItem::Construct, wherever the
+ * base is), and a copy of such a copy the type at the end of the chain. A base in a later block
+ * is not read yet: the copy keeps a type of its own. */
+static void type_later_bases(struct builder *b)
+{
+    for (size_t i = 0; i < b->nlater; i++) {
+        const struct regc_map_entry *e =
+            regc_map_find(&b->cl_nodes, &b->later[i].from, sizeof(b->later[i].from));
+        if (e)
+            b->later[i].c->type_of = e->val;
+    }
+    b->nlater = 0;
+    for (size_t i = 0; i < b->blk->nclusters; i++) { /* a chain is no longer than the clusters */
+        struct model_cluster *c = b->blk->clusters[i];
+        for (size_t k = 0; k < b->blk->nclusters && c->type_of && c->type_of->type_of; k++)
+            c->type_of = c->type_of->type_of;
+    }
 }
 
 static void read_cluster(struct builder *b, const struct svd_node *n, const struct props *up,
@@ -1519,6 +1552,7 @@ static struct model_block *new_block(struct builder *b, const struct svd_node *n
     size_t rcap = 0;
     struct place at = {0, "", NULL, 1, 0, NULL, 0, false, false};
     read_kids(b, n, p, &at, &rcap);
+    type_later_bases(b);
     check_outside_blocks(b, blk);
     made_as(b, n, blk, p);
     return blk;
@@ -1803,7 +1837,8 @@ static struct model_spec *new_spec(struct builder *b, const char *path)
 struct model_spec *svd_build(struct svd_reader *rd, const char *path)
 {
     struct builder b = {rd,   rd->a,         rd->dg,        NULL,         NULL, 0,
-                        0,    NULL,          REGC_MAP_INIT, REGC_MAP_INIT, REGC_MAP_INIT};
+                        0,    NULL,          REGC_MAP_INIT, REGC_MAP_INIT, REGC_MAP_INIT,
+                        NULL, 0,             0};
     unsigned errors = rd->dg->nerrors;
     b.spec = new_spec(&b, path);
     struct props dev = {.size = 32};
@@ -1817,6 +1852,7 @@ struct model_spec *svd_build(struct svd_reader *rd, const char *path)
     regc_map_release(&b.reg_names);
     regc_map_release(&b.array_index);
     regc_map_release(&b.cl_nodes);
+    free(b.later);
     free(b.made);
     return rd->dg->nerrors > errors ? NULL : b.spec;
 }

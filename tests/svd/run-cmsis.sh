@@ -2,7 +2,7 @@
 # tests/svd/run-cmsis.sh - the compile matrix of -t cmsis and -t cmsis-enum (docs/svd.md, "The
 # CMSIS header", "The enum form"): for every file of the CMSIS-SVD test set (../shared/svd:
 # corpus/*/*.svd and vendor-headers/nordic/*.svd), tests/svd/features.svd, cmsis-layout.svd,
-# cmsis-names.svd and cmsis-enum.svd, each header regc writes compiles with -Wall -Wextra -Wpedantic
+# cmsis-names.svd, cmsis-enum.svd and cmsis-derive-order.svd, each header regc writes compiles with -Wall -Wextra -Wpedantic
 # -Werror under gcc and clang (-std=c99, -std=c11), g++ -std=c++17 and
 # arm-none-eabi-gcc for a Cortex-M4: each compile evaluates the header's own
 # asserts of every member offset and struct size for that compiler's ABI. A
@@ -63,6 +63,7 @@ matrix tests/svd/features.svd tests/svd/features.svd
 matrix tests/svd/cmsis-layout.svd tests/svd/cmsis-layout.svd
 matrix tests/svd/cmsis-names.svd tests/svd/cmsis-names.svd
 matrix tests/svd/cmsis-enum.svd tests/svd/cmsis-enum.svd
+matrix tests/svd/cmsis-derive-order.svd tests/svd/cmsis-derive-order.svd
 
 . tests/svd/testset.sh
 if [ ! -d "$svd/corpus" ]; then
