@@ -280,6 +280,31 @@ static void copy_attrs(struct derive_check *c, struct derive_ref n, struct deriv
     }
 }
 
+/*
+ * The dim of base b given to n when n has no array form of its own (model_copy.h), as svdconv's
+ * SvdItem::CopyDim gives it whatever the two are. A register array whose indices a cluster cannot
+ * hold (count= and stride= only) is refused for a cluster: -t svd would write one the reader
+ * reads otherwise.
+ */
+static void copy_dim(struct derive_check *c, struct derive_ref n, struct derive_ref b)
+{
+    struct model_cluster *cl = n.kind == DERIVE_CLUSTER ? cluster_of(n) : NULL;
+    if (n.kind == DERIVE_REG && b.kind == DERIVE_REG)
+        model_copy_reg_dim(c->a, (struct model_reg *)n.obj, b.obj);
+    else if (n.kind == DERIVE_REG && b.kind == DERIVE_CLUSTER)
+        model_copy_reg_dim_of_cluster(c->a, (struct model_reg *)n.obj, b.obj);
+    else if (cl && b.kind == DERIVE_CLUSTER)
+        model_copy_cluster_dim(cl, b.obj);
+    else if (cl && b.kind == DERIVE_REG && !model_copy_cluster_dim_of_reg(cl, b.obj)) {
+        const struct model_reg *r = b.obj;
+        diag_report(c->dg, DIAG_SVD_DERIVED, cl->derived_pos,
+                    "cluster '%s' writes no count=, so takes the array of its base '%s', whose "
+                    "indices a cluster cannot hold (a cluster's run from 0 up, evenly spaced): "
+                    "give it a count= of its own", cl->name, r->written_name);
+        diag_note(c->dg, r->pos, "the register array is here");
+    }
+}
+
 /* What d's base gives it, once the base has all its own (the base's base first, down a chain). */
 static void apply(struct derive_check *c, struct derived *d)
 {
@@ -290,6 +315,7 @@ static void apply(struct derive_check *c, struct derived *d)
     if (b.kind != DERIVE_NONE) {
         apply_node(c, b);
         copy_attrs(c, n, b);
+        copy_dim(c, n, b);
     }
     if (n.kind == DERIVE_REG && b.kind == DERIVE_REG) {
         struct model_reg *r = (struct model_reg *)n.obj;
