@@ -161,6 +161,73 @@ void model_copy_cluster_attrs(struct model_cluster *to, const char *desc)
         to->desc = desc;
 }
 
+bool model_reg_takes_dim(const struct model_reg *r)
+{
+    return !r->is_array && !model_reg_ext(r)->dim_of;
+}
+
+bool model_cluster_takes_dim(const struct model_cluster *c)
+{
+    return c->count <= 1 && !strstr(c->written_name ? c->written_name : "", "%s");
+}
+
+/* 'to' an array of 'count' elements from 'first', its name as a regspec writes it unless an
+ * svd-name= of its own names it. */
+static void make_reg_array(struct arena *a, struct model_reg *to, unsigned first, unsigned count,
+                           bool descending, uint64_t stride)
+{
+    to->is_array = true;
+    to->first = first;
+    to->count = count;
+    to->descending = descending;
+    to->stride = stride;
+    if (!to->written_name || strcmp(to->written_name, to->name) == 0) {
+        unsigned hi = first + count - 1;
+        to->written_name = descending ? arena_printf(a, "%s{%u-%u}", to->name, hi, first)
+                                      : arena_printf(a, "%s{%u-%u}", to->name, first, hi);
+    }
+}
+
+void model_copy_reg_dim(struct arena *a, struct model_reg *to, const struct model_reg *from)
+{
+    if (!from->is_array || !model_reg_takes_dim(to))
+        return;
+    make_reg_array(a, to, from->first, from->count, from->descending, from->stride);
+    if (from->addrs) {
+        to->addrs = arena_alloc(a, from->naddrs * sizeof(*to->addrs));
+        for (size_t i = 0; i < from->naddrs; i++)
+            to->addrs[i] = from->addrs[i] - from->address + to->address;
+        to->naddrs = from->naddrs;
+    }
+    model_reg_set_index_names(a, to, model_reg_ext(from)->index_names);
+}
+
+void model_copy_reg_dim_of_cluster(struct arena *a, struct model_reg *to,
+                                   const struct model_cluster *from)
+{
+    if (from->count > 1 && model_reg_takes_dim(to))
+        make_reg_array(a, to, 0, from->count, false, from->stride);
+}
+
+void model_copy_cluster_dim(struct model_cluster *to, const struct model_cluster *from)
+{
+    if (from->count > 1 && model_cluster_takes_dim(to)) {
+        to->count = from->count;
+        to->stride = from->stride;
+    }
+}
+
+bool model_copy_cluster_dim_of_reg(struct model_cluster *to, const struct model_reg *from)
+{
+    if (!from->is_array || !model_cluster_takes_dim(to))
+        return true;
+    if (from->first != 0 || from->descending || from->addrs || model_reg_ext(from)->index_names)
+        return false;
+    to->count = from->count;
+    to->stride = from->stride;
+    return true;
+}
+
 /* Is cluster 'c' 'in' or inside it? */
 static bool cluster_within(const struct model_cluster *c, const struct model_cluster *in)
 {

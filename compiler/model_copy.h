@@ -57,6 +57,26 @@ void model_copy_field_attrs(struct arena *a, struct model_field *to,
 /* A cluster: its description ('desc', its base's, a cluster's or a register's). */
 void model_copy_cluster_attrs(struct model_cluster *to, const char *desc);
 
+/*
+ * The dim an SVD reader gives a derived element that writes none (svdconv's SvdItem::CopyDim,
+ * svd_derive.c's copy_dim): register or cluster 'to', no array of its own (a register without
+ * {HI-LO} and not of a dim-of= list, a cluster without count= and no element of a "%s" array),
+ * becomes an array like its base: its count, stride and indices ({HI-LO}, index-names=;
+ * addresses= moved by the distance between the two). Not the base's <array-index> (svdconv keeps
+ * it apart from the dim). A base that is no array gives nothing.
+ */
+void model_copy_reg_dim(struct arena *a, struct model_reg *to, const struct model_reg *from);
+/* A register's dim from a cluster array: count= and stride=, indices from 0. */
+void model_copy_reg_dim_of_cluster(struct arena *a, struct model_reg *to,
+                                   const struct model_cluster *from);
+void model_copy_cluster_dim(struct model_cluster *to, const struct model_cluster *from);
+/* A cluster's from a register array; false (nothing taken) when a cluster cannot hold that
+ * array: indices other than 0 up (first, descending, index-names=) or addresses=. */
+bool model_copy_cluster_dim_of_reg(struct model_cluster *to, const struct model_reg *from);
+/* Has 'r' or 'c' no array form of its own (the dim a base gives it, above)? */
+bool model_reg_takes_dim(const struct model_reg *r);
+bool model_cluster_takes_dim(const struct model_cluster *c);
+
 /* Does block b hold a register or cluster in cluster 'c' (or deeper)? */
 bool model_cluster_holds_any(const struct model_block *b, const struct model_cluster *c);
 /* Is register 'r' in cluster 'c' (or deeper)? */

@@ -15,7 +15,10 @@
  * (its registers are its block's). The attributes a derived register, field or cluster leaves
  * out are its base's, those an SVD reader takes (model_copy.h). A cluster marked
  * own-type="false" (svdconv's unmodified copy), or derived without content or header-struct=,
- * takes its base's CMSIS type here. Called by xmlmmio.c once the spec is loaded; see
+ * takes its base's CMSIS type here. A base's name may lead through such copies, as an SVD file's
+ * may: what is missing is looked up again once the derivations that reach only found bases are
+ * applied (apply_found_first). A derived register or cluster without an array form of its own
+ * takes its base's array (copy_dim). Called by xmlmmio.c once the spec is loaded; see
  * xmlload_int.h.
  */
 #include "xmlload_int.h"
@@ -280,6 +283,31 @@ static void copy_attrs(struct derive_check *c, struct derive_ref n, struct deriv
     }
 }
 
+/*
+ * The dim of base b given to n when n has no array form of its own (model_copy.h), as svdconv's
+ * SvdItem::CopyDim gives it whatever the two are. A register array whose indices a cluster cannot
+ * hold (count= and stride= only) is refused for a cluster: -t svd would write one the reader
+ * reads otherwise.
+ */
+static void copy_dim(struct derive_check *c, struct derive_ref n, struct derive_ref b)
+{
+    struct model_cluster *cl = n.kind == DERIVE_CLUSTER ? cluster_of(n) : NULL;
+    if (n.kind == DERIVE_REG && b.kind == DERIVE_REG)
+        model_copy_reg_dim(c->a, (struct model_reg *)n.obj, b.obj);
+    else if (n.kind == DERIVE_REG && b.kind == DERIVE_CLUSTER)
+        model_copy_reg_dim_of_cluster(c->a, (struct model_reg *)n.obj, b.obj);
+    else if (cl && b.kind == DERIVE_CLUSTER)
+        model_copy_cluster_dim(cl, b.obj);
+    else if (cl && b.kind == DERIVE_REG && !model_copy_cluster_dim_of_reg(cl, b.obj)) {
+        const struct model_reg *r = b.obj;
+        diag_report(c->dg, DIAG_SVD_DERIVED, cl->derived_pos,
+                    "cluster '%s' writes no count=, so takes the array of its base '%s', whose "
+                    "indices a cluster cannot hold (a cluster's run from 0 up, evenly spaced): "
+                    "give it a count= of its own", cl->name, r->written_name);
+        diag_note(c->dg, r->pos, "the register array is here");
+    }
+}
+
 /* What d's base gives it, once the base has all its own (the base's base first, down a chain). */
 static void apply(struct derive_check *c, struct derived *d)
 {
@@ -290,6 +318,7 @@ static void apply(struct derive_check *c, struct derived *d)
     if (b.kind != DERIVE_NONE) {
         apply_node(c, b);
         copy_attrs(c, n, b);
+        copy_dim(c, n, b);
     }
     if (n.kind == DERIVE_REG && b.kind == DERIVE_REG) {
         struct model_reg *r = (struct model_reg *)n.obj;
@@ -320,6 +349,91 @@ static void apply_node(struct derive_check *c, struct derive_ref n)
         apply_kids(c, n);
 }
 
+/* ---------------------------------------------------------------- paths through copies */
+
+static bool found_deep(struct derive_check *c, struct derive_ref n, unsigned depth);
+
+/* Is every base found under cluster 'cl' of block 'b' (its registers, its clusters')? */
+static bool cluster_found_deep(struct derive_check *c, const struct model_block *b,
+                               const struct model_cluster *cl, unsigned depth)
+{
+    for (size_t i = 0; i < b->nclusters; i++)
+        for (const struct model_cluster *p = b->clusters[i]->parent; p; p = p->parent)
+            if (p == cl && !found_deep(c, model_tree_ref(DERIVE_CLUSTER, b->clusters[i], b), depth))
+                return false;
+    for (size_t i = 0; i < b->nregs; i++)
+        if (model_cluster_holds(cl, b->regs[i]) &&
+            !found_deep(c, model_tree_ref(DERIVE_REG, b->regs[i], b), depth))
+            return false;
+    return true;
+}
+
+/* Is every base that applying n's derivation reaches found: n's chain of bases, what a base
+ * cluster holds, the fields and sets inside, within DERIVE_MAX_CHAIN steps (a loop is not)? */
+static bool found_deep(struct derive_check *c, struct derive_ref n, unsigned depth)
+{
+    struct derived *d = derived_of(c, n);
+    if (depth > DERIVE_MAX_CHAIN)
+        return false;
+    if (d && d->applied == APPLY_DONE)
+        return true;
+    if (d) {
+        struct derive_ref b = base_of(c, n);
+        if (b.kind == DERIVE_NONE || !found_deep(c, b, depth + 1))
+            return false;
+        if (n.kind == DERIVE_CLUSTER && b.kind == DERIVE_CLUSTER &&
+            !cluster_found_deep(c, b.ctx, b.obj, depth + 1))
+            return false;
+    }
+    if (n.kind == DERIVE_REG) {
+        const struct model_reg *r = n.obj;
+        for (size_t i = 0; i < r->nfields; i++)
+            if (!found_deep(c, model_tree_ref(DERIVE_FIELD, r->fields[i], r->block), depth + 1))
+                return false;
+    } else if (n.kind == DERIVE_FIELD) {
+        const struct model_field_ext *x = model_field_ext(n.obj);
+        for (size_t i = 0; i < x->nsets; i++)
+            if (!found_deep(c, model_tree_set_ref(n.obj, x->sets[i]), depth + 1))
+                return false;
+    }
+    return true;
+}
+
+/*
+ * A path may lead through what a derived cluster, register or field takes from its base, as an
+ * SVD reader's does (derive.c on the SVD tree sees a derived element's copies): while some bases
+ * are not found and others are, the derivations all of whose bases are found (found_deep) are
+ * applied, so their copies join the tree, and the missing ones are looked up again. What is still
+ * missing when a round finds nothing new is reported as before.
+ */
+static void apply_found_first(struct derive_check *c, struct derive_index *names)
+{
+    for (;;) {
+        size_t missing = 0;
+        for (size_t i = 0; i < c->n; i++)
+            missing += base_of(c, c->all[i].n).kind == DERIVE_NONE;
+        if (missing == 0 || missing == c->n)
+            return;
+        bool applied = false;
+        for (size_t i = 0; i < c->n; i++)
+            if (c->all[i].n.kind == DERIVE_CLUSTER && base_of(c, c->all[i].n).kind != DERIVE_NONE &&
+                c->all[i].applied == APPLY_NOT)
+                imply_base_type(c, c->all[i].n); /* before any copy is made, as below */
+        for (size_t i = 0; i < c->n; i++)
+            if (c->all[i].applied == APPLY_NOT && found_deep(c, c->all[i].n, 0)) {
+                apply(c, &c->all[i]);
+                applied = true;
+            }
+        if (!applied)
+            return;
+        derive_index_release(names); /* scopes with copies in them: indexed anew */
+        derive_index_init(names);
+        for (size_t i = 0; i < c->n; i++)
+            if (c->all[i].done && c->all[i].base.kind == DERIVE_NONE)
+                c->all[i].done = false;
+    }
+}
+
 void xl_check_derived(struct arena *a, struct diag *dg, struct model_spec *s)
 {
     struct derive_index names;
@@ -331,6 +445,7 @@ void xl_check_derived(struct arena *a, struct diag *dg, struct model_spec *s)
         bool found;
         xmap_put(&c.by_obj, &c.all[i].n.obj, sizeof(c.all[i].n.obj), &found)->val = &c.all[i];
     }
+    apply_found_first(&c, &names);
     for (size_t i = 0; i < c.n; i++)
         check_derived(&c, &c.all[i]);
     for (size_t i = 0; i < c.n; i++)

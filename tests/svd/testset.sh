@@ -10,6 +10,8 @@
 #                            script's facts: FACTS NAME FILE (a function writing TAP lines) for
 #                            each; -t regspec of its own output is itself; -t svd writes no
 #                            diagnostic and validates; the -t svd output is left in $tmp/rt.svd
+#   svd_json_facts WHAT NAME FILE  a TAP line "NAME: WHAT": FILE's -t json, read without a
+#                            diagnostic, through the script's $tmp/facts.py, sorted, is $tmp/want
 svd=${REGC_SVD_DATA:-$tap_top/../shared/svd}
 svd_why="no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
 svd_xsd=$svd/schema/CMSIS-SVD.xsd # kept apart: a script may name its own file 'svd'
@@ -35,6 +37,16 @@ each_on_cores() {
         fi
     done
     wait
+}
+
+svd_json_facts() {
+    local what=$1 name=$2 file=$3
+    if "$regc" "$file" -t json -o "$tmp/got.json" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+        python3 "$tmp/facts.py" "$tmp/got.json" | LC_ALL=C sort >"$tmp/got" 2>>"$tmp/err"; then
+        tap_diff "$name: $what" "$tmp/want" "$tmp/got"
+    else
+        tap_fail "$name: $what" "$(head -n 5 "$tmp/err")"
+    fi
 }
 
 svd_schema_check() {
