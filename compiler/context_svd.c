@@ -481,6 +481,18 @@ static const struct model_field *base_field_not_named(const struct model_reg *r)
     return NULL;
 }
 
+/*
+ * Is r's derivedFrom written? Not where r is written whole for a field its base has
+ * (base_field_not_named), nor where its base is an array at uneven addresses, which -t svd writes
+ * one register each (A0, A1...), so that its name names nothing in the output: r is written with
+ * all its fields then, and means the same.
+ */
+static bool derived_from_written(const struct model_reg *r)
+{
+    const struct model_reg *b = model_reg_ext(r)->base_reg;
+    return !base_field_not_named(r) && !(b && b->addrs);
+}
+
 /* 'addr': element 0's address relative to the peripheral's base. */
 static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char *name,
                           struct dt *dim, uint64_t addr)
@@ -490,7 +502,7 @@ static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char
     SET(a, o, "name", dt_str(a, name));
     SET(a, o, "display_name", str_or_null(a, x->display_name));
     SET(a, o, "desc", str_or_null(a, r->desc));
-    SET(a, o, "derived_from", str_or_null(a, base_field_not_named(r) ? NULL : x->derived_from));
+    SET(a, o, "derived_from", str_or_null(a, derived_from_written(r) ? x->derived_from : NULL));
     const char *alt = x->alternate && !(x->cluster && x->alternate == x->cluster->alternate)
                           ? x->alternate
                           : NULL;

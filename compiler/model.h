@@ -197,9 +197,9 @@ struct model_reg_ext {
     const char *display_name;
     const char *derived_from;      /* as written */
     struct srcpos derived_pos;     /* of its text (a regspec's derived-from= value) */
-    /* a regspec register that writes fields (or gaps) of its own: the register derived_from
-     * names, whose fields it does not take (xmlderive.c), where an SVD reader adds those it does
-     * not name (-t svd writes it whole); NULL otherwise */
+    /* a regspec's derived register: the register derived_from names (xmlderive.c); one that
+     * writes fields (or gaps) of its own does not take its fields, where an SVD reader adds those
+     * it does not name (-t svd writes it whole); NULL otherwise (an SVD file's) */
     const struct model_reg *base_reg;
     const char *dim_of;            /* expanded from a dim list: the name as written ("CH%s_CTL") */
     const char **index_names;      /* an array's dimIndex names, 'count' of them; NULL: numbers */

@@ -324,8 +324,7 @@ static void apply(struct derive_check *c, struct derived *d)
         struct model_reg *r = (struct model_reg *)n.obj;
         if (r->nfields == 0)
             model_copy_fields(c->a, r, b.obj);
-        else
-            model_reg_set_base_reg(c->a, r, b.obj);
+        model_reg_set_base_reg(c->a, r, b.obj);
     } else if (n.kind == DERIVE_FIELD && b.kind == DERIVE_FIELD && !has_own_values(n.obj)) {
         model_copy_values(c->a, (struct model_field *)n.obj, b.obj);
     } else if (n.kind == DERIVE_CLUSTER && b.kind == DERIVE_CLUSTER) {
