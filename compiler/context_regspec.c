@@ -7,6 +7,7 @@
 #include "model_mmio.h"
 #include "model_tree.h"
 #include "svd_words.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -276,14 +277,8 @@ static void reg_address(struct arena *a, struct el *e, const struct model_reg *r
 
 static const char *index_names(struct arena *a, const struct model_reg *r)
 {
-    if (!model_reg_ext(r)->index_names)
-        return NULL;
-    struct buf b = BUF_INIT;
-    for (unsigned i = 0; i < r->count; i++)
-        buf_addf(&b, "%s%s", i ? " " : "", model_reg_ext(r)->index_names[i]);
-    const char *s = arena_strdup(a, b.s);
-    buf_release(&b);
-    return s;
+    const char *const *names = model_reg_ext(r)->index_names;
+    return names ? util_join(a, names, r->count, ' ') : NULL;
 }
 
 static void at_el(struct arena *a, struct el *p, const struct model_at *at)
@@ -359,19 +354,6 @@ static void register_el(struct arena *a, struct el *p, const struct derive_tree 
 
 /* ------------------------------------------------------------ events */
 
-/* "A B C": a list of words as the loader splits them (value_words), or NULL when empty */
-static const char *words_text(struct arena *a, const char *const *w, size_t n)
-{
-    if (!n)
-        return NULL;
-    struct buf b = BUF_INIT;
-    for (size_t i = 0; i < n; i++)
-        buf_addf(&b, "%s%s", i ? " " : "", w[i]);
-    const char *s = arena_strdup(a, b.s);
-    buf_release(&b);
-    return s;
-}
-
 static void set_el(struct arena *a, struct el *p, const struct model_set *st)
 {
     struct el e = el_new(a, "set");
@@ -397,8 +379,8 @@ static void event_el(struct arena *a, struct el *p, const struct model_event *ev
     attr(a, &e, "perfmon", ev->perfmon);
     if (!parent && ev->combine_or)
         attr(a, &e, "combine", "or");
-    attr(a, &e, "filters", words_text(a, ev->filters, ev->nfilters));
-    attr(a, &e, "unmodelled-filters", words_text(a, ev->unmodelled, ev->nunmodelled));
+    attr(a, &e, "filters", util_join(a, ev->filters, ev->nfilters, ' '));
+    attr(a, &e, "unmodelled-filters", util_join(a, ev->unmodelled, ev->nunmodelled, ' '));
     attr(a, &e, "desc", ev->desc);
     cite_attrs(a, &e, &ev->cite);
     for (size_t i = 0; i < ev->nsets; i++)

@@ -293,22 +293,10 @@ static struct dt *dim_obj(struct arena *a, unsigned count, uint64_t incr, const 
     return o;
 }
 
-/* Joins 'n' names with ",". */
+/* 'n' names joined with "," (as dimIndex lists them); "" for none. */
 static const char *join(struct arena *a, const char *const *names, size_t n)
 {
-    size_t len = 1;
-    for (size_t i = 0; i < n; i++)
-        len += strlen(names[i]) + 1;
-    char *s = arena_alloc(a, len), *p = s;
-    for (size_t i = 0; i < n; i++) {
-        size_t k = strlen(names[i]);
-        if (i)
-            *p++ = ',';
-        memcpy(p, names[i], k);
-        p += k;
-    }
-    *p = '\0';
-    return s;
+    return n ? util_join(a, names, n, ',') : "";
 }
 
 /*

@@ -253,3 +253,22 @@ void util_sort_u64(uint64_t *h, size_t n)
 {
     sort_from(h, n, 56);
 }
+
+const char *util_join(struct arena *a, const char *const *s, size_t n, char sep)
+{
+    if (!n)
+        return NULL;
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(s[i]) + 1;
+    char *out = arena_alloc(a, len), *p = out;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = strlen(s[i]);
+        if (i)
+            *p++ = sep;
+        memcpy(p, s[i], k);
+        p += k;
+    }
+    *p = '\0';
+    return out;
+}

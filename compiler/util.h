@@ -92,6 +92,9 @@ int util_read_stream(FILE *fp, size_t max, struct util_file *f);
  */
 char *util_fold_space(struct arena *a, const char *s, size_t len, size_t *out_len);
 
+/* 'n' strings joined with 'sep' between them, in 'a'; NULL when 'n' is 0. */
+const char *util_join(struct arena *a, const char *const *s, size_t n, char sep);
+
 /*
  * The byte offset of each line's start in text[0, len) ([0] is 0), in an
  * array the caller releases with free(); its length in '*nlines'.
