@@ -45,6 +45,7 @@ struct node {
     bool indent_first; /* BLOCK: the indentation applies to the first line too */
     uint32_t line, col;
     uint32_t end;     /* index just past the last child (a node without any: its own plus 1) */
+    uint32_t run_end; /* TEXT, VAR: index just past the run of TEXT and VAR nodes it starts */
     const char *text; /* TEXT: into the template's copy of the source */
     size_t len;
     const char *name;  /* the name as written (without '*'); owned by the template's arena */

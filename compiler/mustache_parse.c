@@ -506,6 +506,26 @@ static void parse(struct parser *p)
     }
 }
 
+static bool in_run(const struct node *n)
+{
+    return n->kind == N_TEXT || n->kind == N_VAR;
+}
+
+/*
+ * Gives each TEXT and VAR node the end of the run of such nodes it starts,
+ * which the renderer writes in one loop. A node without children is
+ * followed by its next sibling or by what follows its parent: the renderer
+ * ends a run at the end of the range it renders too.
+ */
+static void mark_runs(struct mus_template *t)
+{
+    for (size_t i = t->n; i-- > 0;) {
+        struct node *n = &t->nodes[i];
+        if (in_run(n))
+            n->run_end = i + 1 < t->n && in_run(n + 1) ? n[1].run_end : (uint32_t)i + 1;
+    }
+}
+
 struct mus_template *mus_compile(struct diag *dg, const char *name, const char *text, size_t len)
 {
     struct mus_template *t = xcalloc(1, sizeof(*t));
@@ -527,6 +547,7 @@ struct mus_template *mus_compile(struct diag *dg, const char *name, const char *
         mus_free(t);
         return NULL;
     }
+    mark_runs(t);
     return t;
 }
 

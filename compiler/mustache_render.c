@@ -76,12 +76,13 @@ struct render {
     bool failed, abort;
     size_t handed;    /* bytes of output handed to opt->sink before out's */
     char last_handed; /* the last of them */
+    size_t out_lim;   /* how long 'out' may grow: the limit less what was handed */
     /*
      * The limits (mus_options.max_output, max_work): handed + out->len may
-     * not pass out_end, nor work work_end; 'over' marks output refused,
+     * not pass max_output, nor work work_end; 'over' marks output refused,
      * reported by the render_range() that rendered the tag.
      */
-    size_t out_start, out_end, max_output;
+    size_t max_output;
     uint64_t work, work_end, max_work;
     bool over;
 };
@@ -242,7 +243,7 @@ static bool truthy(const struct dt *v)
 /* True when the output may grow by 'len' bytes; else the render stops, over its limit. */
 static inline bool room(struct render *r, size_t len)
 {
-    if (r->handed + r->out->len + len <= r->out_end)
+    if (r->out->len + len <= r->out_lim)
         return true;
     r->over = r->abort = r->failed = true;
     return false;
@@ -367,6 +368,7 @@ static void hand_over(struct render *r)
     if (r->out->len == 0)
         return;
     r->handed += r->out->len;
+    r->out_lim -= r->out->len;
     r->last_handed = r->out->s[r->out->len - 1];
     r->opt->sink(r->opt->sink_ctx, r->out->s, r->out->len);
     buf_reset(r->out);
@@ -677,12 +679,95 @@ static void over_limit(struct render *r, const struct mus_template *t, const str
                     (unsigned long long)r->max_work);
 }
 
+/*
+ * The common tag of a header, a name the memo finds in the context on top
+ * ('top'), or in an object there for a dotted name, holding a string to
+ * write as it is or an integer; false when it is not that case, and
+ * render_var() must do it in full. A name the top context holds is the one a
+ * full lookup finds, whatever context the memo found it in before.
+ */
+static inline bool var_fast(struct render *r, const struct node *n, const struct memo *memo,
+                            const struct dt *top)
+{
+    if (n->nparts == 0)
+        return false;
+    const struct dt *v = top;
+    for (uint32_t k = 0; k < n->nparts; k++) {
+        const struct dt_member *m = memo_member(&memo[n->parts[k].memo], v);
+        if (!m)
+            return false;
+        v = m->val;
+    }
+    size_t before = r->out->len;
+    if (v->type == DT_STR && (n->raw || r->opt->escape == MUS_ESCAPE_NONE))
+        buf_addn(r->out, v->u.str.s, v->u.str.len);
+    else if (v->type == DT_INT)
+        add_int(r->out, v->u.i);
+    else
+        return false;
+    r->pending = false; /* no indentation is in force: flush_indent() would write nothing */
+    r->strip_left = 0;
+    if (r->out->len > before && !room(r, 0)) { /* too long: taken back */
+        r->out->len = before;
+        r->out->s[before] = '\0';
+    }
+    return true;
+}
+
+/*
+ * Renders the TEXT and VAR nodes [n, end) while no indentation is in force:
+ * what render_range() does for each, without its dispatch. Returns the node
+ * the render stopped at, or 'end'.
+ */
+static const struct node *render_run(struct render *r, const struct mus_template *t,
+                                     const struct memo *memo, const struct dt *top,
+                                     const struct node *n, const struct node *end)
+{
+    r->work += (uint64_t)(end - n); /* the caller checked it stays within work_end */
+    for (; n < end; n++) {
+        if (r->out->len >= MUS_SINK_CHUNK && r->opt->sink && !r->failed)
+            hand_over(r);
+        if (n->kind == N_TEXT) {
+            if (!room(r, n->len))
+                return n;
+            buf_addn(r->out, n->text, n->len);
+        } else {
+            if (!var_fast(r, n, memo, top))
+                render_var(r, t, n);
+            if (r->abort)
+                return n;
+        }
+    }
+    return end;
+}
+
+/*
+ * Renders nodes [from, to) of 't'. What a nested tag changes (the context
+ * stack, the indentation) it restores before returning, so the top context
+ * and whether an indentation is in force hold for the whole range.
+ */
 static void render_range(struct render *r, const struct mus_template *t, size_t from, size_t to)
 {
     if (r->abort)
         return;
+    const bool plain = r->indent.len == r->ind_from && r->strip == 0; /* strip_left <= strip */
+    const struct memo *memo = memo_of(r, t);
+    const struct dt *top = r->nctx ? r->ctx[r->nctx - 1] : NULL;
     for (size_t i = from; i < to;) {
         const struct node *n = &t->nodes[i];
+        if (plain && (n->kind == N_TEXT || n->kind == N_VAR)) {
+            size_t stop = n->run_end < to ? n->run_end : to;
+            if (r->work + (stop - i) <= r->work_end) {
+                const struct node *at = render_run(r, t, memo, top, n, t->nodes + stop);
+                if (r->abort) {
+                    if (r->over)
+                        over_limit(r, t, at);
+                    break;
+                }
+                i = stop;
+                continue;
+            }
+        }
         if (r->out->len >= MUS_SINK_CHUNK && r->opt->sink && !r->failed)
             hand_over(r); /* between two tags: no caller holds an offset into 'out' */
         if (++r->work > r->work_end) {
@@ -723,12 +808,12 @@ int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *d
                const struct mus_options *opt, struct buf *out)
 {
     static const struct mus_options defaults = {0};
-    struct render r = {.dg = dg, .opt = opt ? opt : &defaults, .out = out, .out_start = out->len};
+    struct render r = {.dg = dg, .opt = opt ? opt : &defaults, .out = out};
     buf_init(&r.indent);
     r.max_depth = r.opt->max_depth ? r.opt->max_depth : MUS_DEFAULT_MAX_DEPTH;
     r.max_output = r.opt->max_output ? r.opt->max_output : MUS_DEFAULT_MAX_OUTPUT;
     r.max_work = r.work_end = r.opt->max_work ? r.opt->max_work : MUS_DEFAULT_MAX_WORK;
-    r.out_end = r.max_output > SIZE_MAX - out->len ? SIZE_MAX : out->len + r.max_output;
+    r.out_lim = r.max_output > SIZE_MAX - out->len ? SIZE_MAX : out->len + r.max_output;
     GROW(r.chain, r.depth, r.chain_cap);
     r.chain[r.depth++] = t;
     push(&r, data);

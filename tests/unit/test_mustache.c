@@ -516,6 +516,94 @@ static void test_lookup_hints(void **state)
     mus_free(t);
 }
 
+/*
+ * A run of text and variables inside a loop is written by a fast path once
+ * the names were found (from the second item on): it must write what the
+ * full render writes, for every kind of value the remembered member may
+ * hold by then, escaped or not, and inside an indented partial too.
+ */
+static struct dt *run_item(struct arena *a, struct dt *s, struct dt *i, struct dt *o)
+{
+    struct dt *item = dt_obj(a);
+    dt_add(a, item, DT_KEY("s"), s);
+    dt_add(a, item, DT_KEY("i"), i);
+    dt_add(a, item, DT_KEY("o"), o);
+    return item;
+}
+
+static void test_run_fast_path(void **state)
+{
+    struct fixture *fx = *state;
+    const char *tmpl = "{{#l}}\n{{s}}|{{{s}}}|{{&s}}|{{i}}|{{o.s}}|{{{o.s}}};\n{{/l}}\n";
+    struct arena a = ARENA_INIT;
+    struct dt *l = dt_list(&a);
+    struct dt *o = dt_obj(&a);
+    dt_add(&a, o, DT_KEY("s"), dt_str(&a, "x>y"));
+    struct dt *o2 = dt_obj(&a);
+    dt_add(&a, o2, DT_KEY("s"), dt_int(&a, 5));
+    dt_push(&a, l, run_item(&a, dt_str(&a, "a<b&c"), dt_int(&a, 7), o));
+    dt_push(&a, l, run_item(&a, dt_str(&a, "d\"e"), dt_int(&a, -30), o));
+    dt_push(&a, l, run_item(&a, dt_int(&a, 12), dt_str(&a, "<i>"), o2)); /* the kinds swapped */
+    dt_push(&a, l, run_item(&a, dt_bool(true), dt_null(), dt_str(&a, "no")));
+    dt_push(&a, l, run_item(&a, dt_str(&a, "&"), dt_int(&a, 0), o));
+    struct dt *data = dt_obj(&a);
+    dt_add(&a, data, DT_KEY("l"), l);
+    const char *const lines[] = {"a&lt;b&amp;c|a<b&c|a<b&c|7|x&gt;y|x>y;",
+                                 "d&quot;e|d\"e|d\"e|-30|x&gt;y|x>y;", "12|12|12|&lt;i&gt;|5|5;",
+                                 "true|true|true|||;", "&amp;|&|&|0|x&gt;y|x>y;"};
+    struct mus_options opt = {.escape = MUS_ESCAPE_HTML};
+    struct mus_template *t = compile_text(fx, tmpl);
+    assert_int_equal(mus_render(&fx->dg, t, data, &opt, &fx->out), 0);
+    struct buf want = BUF_INIT;
+    for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+        buf_addf(&want, "%s\n", lines[i]);
+    assert_string_equal(fx->out.s, want.s);
+    mus_free(t);
+    /* The same through a standalone partial indented by two blanks: each line indented. */
+    char part[256];
+    snprintf(part, sizeof(part), "p=%s", tmpl);
+    const char *const partials[] = {part, NULL};
+    opt.load = pairs_load;
+    opt.load_ctx = (void *)partials;
+    buf_reset(&fx->out);
+    buf_reset(&want);
+    for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+        buf_addf(&want, "  %s\n", lines[i]);
+    t = compile_text(fx, "  {{>p}}\n");
+    assert_int_equal(mus_render(&fx->dg, t, data, &opt, &fx->out), 0);
+    assert_string_equal(fx->out.s, want.s);
+    buf_release(&want);
+    mus_free(t);
+    arena_release(&a);
+}
+
+/*
+ * The output limit met by a variable the fast path writes: the value is
+ * taken back and the render stops there, reported at that tag, with nothing
+ * written after it.
+ */
+static void test_run_output_limit(void **state)
+{
+    struct fixture *fx = *state;
+    struct arena a = ARENA_INIT;
+    struct dt *l = dt_list(&a);
+    for (int i = 0; i < 4; i++) {
+        struct dt *item = dt_obj(&a);
+        dt_add(&a, item, DT_KEY("s"), dt_str(&a, "abc"));
+        dt_push(&a, l, item);
+    }
+    struct dt *data = dt_obj(&a);
+    dt_add(&a, data, DT_KEY("l"), l);
+    struct mus_template *t = compile_text(fx, "{{#l}}{{{s}}}-{{/l}}");
+    struct mus_options opt = {.max_output = 9}; /* "abc-abc-" fits, the third "abc" does not */
+    assert_int_equal(mus_render(&fx->dg, t, data, &opt, &fx->out), -1);
+    assert_string_equal(fx->out.s, "abc-abc-");
+    assert_string_equal(fx->dg.text.s, "t.mustache:1:7: error: output over the limit of 9 bytes; "
+                                       "-ftemplate-output-limit=N raises it\n");
+    mus_free(t);
+    arena_release(&a);
+}
+
 static void test_escape_parse(void **state)
 {
     enum mus_escape k;
@@ -693,6 +781,8 @@ int main(void)
         cmocka_unit_test(test_escape_markdown),
         cmocka_unit_test(test_escape_every_byte),
         cmocka_unit_test_setup_teardown(test_escape_remembered, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run_fast_path, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run_output_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lookup_hints, setup, teardown),
         cmocka_unit_test(test_escape_parse),
         cmocka_unit_test_setup_teardown(test_strict_missing_name, setup, teardown),
