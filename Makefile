@@ -74,12 +74,16 @@ COMMON_FATAL_OBJS := $(COMMON_FATAL_SRCS:%.c=$(BUILD)/%.o)
 COMMON_LIB_SRCS := $(filter-out $(COMMON_FATAL_SRCS),$(COMMON_SRCS))
 
 # ---------------------------------------------------------------- compiler
-COMPILER_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
+# compiler/view_build.c builds the typed view from the model's JSON Schema: tools/viewgen and the
+# unit tests run it; regc links the tables viewgen writes (VIEW_TABLES_OBJ) instead.
+COMPILER_SRCS := $(filter-out compiler/main.c compiler/view_build.c,$(wildcard compiler/*.c))
 COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(BUILD)/%.o) $(COMMON_OBJS)
+VIEW_BUILD_OBJ := $(BUILD)/compiler/view_build.o
 TEMPLATE_FILES := $(sort $(wildcard templates/*.mustache))
 TEMPLATES_C := $(BUILD)/gen/templates.c
 TEMPLATES_OBJ := $(BUILD)/gen/templates.o
-SCHEMA_OBJ := $(BUILD)/gen/schema.o $(BUILD)/gen/model_schema.o
+VIEW_TABLES_OBJ := $(BUILD)/gen/view_tables.o
+SCHEMA_OBJ := $(BUILD)/gen/schema.o $(VIEW_TABLES_OBJ)
 REGC := $(BUILD)/regc
 
 # ---------------------------------------------------------------- runtime
@@ -102,7 +106,7 @@ TEST_TOOL_SRCS := $(wildcard tests/tools/*.c)
 TEST_TOOL_BINS := $(TEST_TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
 ALL_OBJS := $(COMPILER_OBJS) $(BUILD)/compiler/main.o $(TEMPLATES_OBJ) $(RUNTIME_OBJS) \
-	$(RUNTIME_PIC_OBJS) $(REGCTL_OBJS)
+	$(RUNTIME_PIC_OBJS) $(REGCTL_OBJS) $(VIEW_BUILD_OBJ) $(VIEW_TABLES_OBJ) $(BUILD)/tools/viewgen.o
 
 .PHONY: all check generated install uninstall clean bench bench-big fuzz update-golden
 all: $(REGC) $(if $(RUNTIME_SRCS),$(LIBREGRT_A) $(LIBREGRT_SO)) $(REGCTL) examples
@@ -152,7 +156,26 @@ $(BUILD)/gen/schema.c: $(BUILD)/tools/embed regspec/regspec.rng
 $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-# The model's JSON Schema too: the names templates read are its names (compiler/view.h).
+# The typed view (compiler/view.h): the names templates read are the model's JSON Schema's and
+# the derived ones, built into C tables here, so no run of regc parses the schema.
+$(BUILD)/tools/viewgen: $(BUILD)/tools/viewgen.o $(VIEW_BUILD_OBJ) $(BUILD)/compiler/view.o $(COMMON_OBJS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/tools/viewgen.o: tools/viewgen.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) -Icompiler -Iruntime/include $(COMMON_CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/gen/view_tables.c: $(BUILD)/tools/viewgen docs/regc-model.schema.json
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  VIEWGEN docs/regc-model.schema.json")
+	$(Q)$(BUILD)/tools/viewgen $@ docs/regc-model.schema.json
+
+$(VIEW_TABLES_OBJ): $(BUILD)/gen/view_tables.c
+	$(Q)$(CC) $(CPPFLAGS) -Icompiler -Iruntime/include $(COMMON_CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The model's JSON Schema itself, for regctl --spec, which validates a model against all of it.
 $(BUILD)/gen/model_schema.c: $(BUILD)/tools/embed docs/regc-model.schema.json
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  EMBED   docs/regc-model.schema.json")
@@ -198,18 +221,20 @@ $(BUILD)/runtime/regctl/%.o: runtime/regctl/%.c
 
 # regctl --spec (runtime/regctl/specjson.c): the model's JSON Schema compiled in, and the rule
 # parser (common/expr.c and what it allocates with: COMMON_FATAL_SRCS).
-REGCTL_SCHEMA_OBJ := $(BUILD)/gen/model_schema.o # the one embedded copy regc's view reads too
+REGCTL_SCHEMA_OBJ := $(BUILD)/gen/model_schema.o # whole: regc has only the view built from it
 
 $(BUILD)/regctl: $(REGCTL_OBJS) $(COMMON_FATAL_OBJS) $(REGCTL_SCHEMA_OBJ) $(LIBREGRT_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-# libregrt too: the compiler writes rules the runtime evaluates (test_expr).
-$(BUILD)/tests/unit/%: tests/unit/%.c $(COMPILER_OBJS) $(TEMPLATES_OBJ) $(SCHEMA_OBJ) $(LIBREGRT_A)
+# libregrt too: the compiler writes rules the runtime evaluates (test_expr); and the view's
+# builder (test_view_tables compares its result with the tables).
+UNIT_OBJS := $(COMPILER_OBJS) $(VIEW_BUILD_OBJ) $(TEMPLATES_OBJ) $(SCHEMA_OBJ) $(LIBREGRT_A)
+$(BUILD)/tests/unit/%: tests/unit/%.c $(UNIT_OBJS)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -Icompiler -Iruntime/include $(COMMON_CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) \
-		-Wno-missing-prototypes -MMD -MP -o $@ $< $(COMPILER_OBJS) $(TEMPLATES_OBJ) $(SCHEMA_OBJ) $(LIBREGRT_A) $(PKG_LIBS) $(CMOCKA_LIBS) -lm
+		-Wno-missing-prototypes -MMD -MP -o $@ $< $(UNIT_OBJS) $(PKG_LIBS) $(CMOCKA_LIBS) -lm
 
 $(BUILD)/tests/runtime/%: tests/runtime/%.c $(LIBREGRT_A)
 	@mkdir -p $(@D)

@@ -10,7 +10,8 @@
 #   build-fuzz/fuzz_num        the number parser of libregrt and regctl (regc/num.h)
 #
 # Run from the top directory after `make` (fuzz_event uses the descriptor
-# tables in build/gen): make -f tests/fuzz/fuzz.mk [FUZZ_CC=clang-14] [TABLES=build/gen]
+# tables in build/gen, the others the typed view's tables tools/viewgen wrote there):
+# make -f tests/fuzz/fuzz.mk [FUZZ_CC=clang-14] [TABLES=build/gen]
 # Each source is compiled once (build-fuzz/obj/) and the targets link what they need.
 FUZZ_CC ?= clang
 FUZZ_BUILD ?= build-fuzz
@@ -27,17 +28,19 @@ HEADERS := $(wildcard tests/fuzz/*.h common/*.h compiler/*.h compiler/*.def runt
 # (COMMON_FATAL_SRCS: regc and regctl only), as in the Makefile
 COMMON_SRCS := $(wildcard common/*.c)
 COMMON_FATAL_SRCS := $(addprefix common/,arena.c buf.c expr.c fatal.c)
-COMPILER_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c)) $(COMMON_SRCS)
+COMPILER_SRCS := $(filter-out compiler/main.c compiler/view_build.c,$(wildcard compiler/*.c)) \
+	$(COMMON_SRCS)
 RUNTIME_SRCS := $(wildcard runtime/*.c) $(filter-out $(COMMON_FATAL_SRCS),$(COMMON_SRCS))
 MUSTACHE_SRCS := compiler/mustache_parse.c compiler/mustache_render.c compiler/mustache_escape.c compiler/diag.c compiler/util.c \
-	compiler/dt.c compiler/mustache_check.c compiler/view.c $(COMMON_SRCS)
+	compiler/dt.c compiler/mustache_check.c compiler/view.c compiler/view_schema.c $(COMMON_SRCS)
 EXPR_SRCS := runtime/desc.c runtime/num.c $(COMMON_SRCS)
 TARGETS := compile xmlload expr mustache render event cmdline num
 
 .PHONY: all
 all: $(TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 
-# The schema and the built-in templates are compiled in, as in regc (Makefile: build/gen/).
+# The schema, the built-in templates and the typed view's tables are compiled in, as in regc
+# (Makefile: build/gen/).
 $(FUZZ_BUILD)/embed: tools/embed.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -std=c11 -O1 -o $@ tools/embed.c
@@ -45,10 +48,6 @@ $(FUZZ_BUILD)/embed: tools/embed.c
 $(FUZZ_BUILD)/gen/schema.c: $(FUZZ_BUILD)/embed regspec/regspec.rng
 	@mkdir -p $(@D)
 	$(FUZZ_BUILD)/embed $@ --symbol regspec_schema regspec/regspec.rng
-
-$(FUZZ_BUILD)/gen/model_schema.c: $(FUZZ_BUILD)/embed docs/regc-model.schema.json
-	@mkdir -p $(@D)
-	$(FUZZ_BUILD)/embed $@ --symbol regc_model_schema docs/regc-model.schema.json
 
 $(FUZZ_BUILD)/gen/templates.c: $(FUZZ_BUILD)/embed $(sort $(wildcard templates/*.mustache))
 	@mkdir -p $(@D)
@@ -64,8 +63,12 @@ $(FUZZ_BUILD)/obj/gen/%.o: $(FUZZ_BUILD)/gen/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -c -o $@ $<
 
-GEN_OBJS := $(FUZZ_BUILD)/obj/gen/schema.o $(FUZZ_BUILD)/obj/gen/model_schema.o \
-	$(FUZZ_BUILD)/obj/gen/templates.o
+VIEW_TABLES_OBJ := $(FUZZ_BUILD)/obj/gen/view_tables.o
+$(VIEW_TABLES_OBJ): $(TABLES)/view_tables.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -c -o $@ $<
+
+GEN_OBJS := $(FUZZ_BUILD)/obj/gen/schema.o $(VIEW_TABLES_OBJ) $(FUZZ_BUILD)/obj/gen/templates.o
 
 $(FUZZ_BUILD)/fuzz_compile: $(call obj,tests/fuzz/fuzz_compile.c $(COMPILER_SRCS)) $(GEN_OBJS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
@@ -77,11 +80,11 @@ $(FUZZ_BUILD)/fuzz_expr: $(call obj,tests/fuzz/fuzz_expr.c $(EXPR_SRCS))
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
 
 $(FUZZ_BUILD)/fuzz_mustache: $(call obj,tests/fuzz/fuzz_mustache.c $(MUSTACHE_SRCS)) \
-		$(FUZZ_BUILD)/obj/gen/model_schema.o
+		$(VIEW_TABLES_OBJ)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
 
 $(FUZZ_BUILD)/fuzz_render: $(call obj,tests/fuzz/fuzz_render.c $(MUSTACHE_SRCS)) \
-		$(FUZZ_BUILD)/obj/gen/model_schema.o
+		$(VIEW_TABLES_OBJ)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
 
 # regc's main() as regc_main(), called by the target in-process
