@@ -4,8 +4,9 @@
 # (svdconv's SvdItem::CopyDim; docs/regspec.md, "Derivation"; tests/svd/regspec-derive-dim.xml
 # says each case and why). The facts below are written by hand from the file, one line per
 # cluster (address, count, stride) and per register (address, its array as count, first index,
-# stride and index names, its fields, its <array-index>); a register in a cluster by its cluster
-# (the SVD reader counts it by the cluster's array, the regspec by the cluster):
+# stride and index names, its fields, its <array-index>); a register in a cluster array is an
+# array of the cluster's count and stride, as the SVD reader reads it (and the regspec since
+# tests/svd/run-regspec-cluster-array.sh; before, the facts left its array out):
 #   - -t json of the spec;
 #   - -t regspec writes each array whole: the same facts, and its own output again;
 #   - -t svd reads back to the same facts without a diagnostic and validates against
@@ -25,7 +26,7 @@ for b in json.load(open(sys.argv[1]))["blocks"]:
         out.append("cluster %s at %s: %d stride %s" % (c["name"], c["address"], c["count"],
                                                       c["stride"]))
     for r in b["registers"]:
-        a = r["array"] if not r["svd"]["cluster"] else None
+        a = r["array"]
         arr = "%d from %d stride %s index %s" % (
             a["count"], a["first"], a["stride"],
             " ".join(r["svd"]["index_names"] or ["-"])) if a else "one"
@@ -43,9 +44,9 @@ K at 0x80: 2 from 0 stride 0x10 index -, fields F, array-index -
 S at 0x40: 2 from 2 stride 0x8 index -, fields G, array-index -
 T at 0x60: 2 from 2 stride 0x8 index -, fields G, array-index -
 RC at 0x400: 2 from 0 stride 0x20 index -, fields -, array-index -
-CL_R at 0x100: one, fields Z, array-index -
-CD_R at 0x200: one, fields Z, array-index -
-CO_R at 0x300: one, fields Z, array-index -
+CL_R at 0x100: 2 from 0 stride 0x20 index -, fields Z, array-index -
+CD_R at 0x200: 2 from 0 stride 0x20 index -, fields Z, array-index -
+CO_R at 0x300: 3 from 0 stride 0x40 index -, fields Z, array-index -
 cluster CL at 0x100: 2 stride 0x20
 cluster CD at 0x200: 2 stride 0x20
 cluster CO at 0x300: 3 stride 0x40
