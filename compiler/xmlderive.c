@@ -387,6 +387,33 @@ static void reg_in_cluster_array(struct derive_check *c, struct model_reg *r)
     diag_note(c->dg, cl->pos, "cluster array '%s' is here", cl->name);
 }
 
+/*
+ * A derived register without an array form of its own may write an <array-index> (the loader
+ * lets it: xl_mmio_array_index), as an SVD file's derived register may write a dimArrayIndex and
+ * take its dim from its base (svdconv's SvdItem::CopyDim leaves the dimArrayIndex apart): its
+ * indices are then those of the array it took (its values checked against that count with every
+ * array's, xmlmmio.c). A base that gave it no array leaves the <array-index> naming no index.
+ */
+static void index_of_derived(struct derive_check *c, const struct derived *d)
+{
+    const struct model_reg *r = d->n.kind == DERIVE_REG ? d->n.obj : NULL;
+    if (!r || r->is_array || !model_reg_ext(r)->array_index || model_reg_ext(r)->dim_of)
+        return;
+    struct derive_ref b = base_of(c, d->n);
+    const struct model_reg *base = b.kind == DERIVE_REG ? b.obj : NULL;
+    diag_report(c->dg, DIAG_BAD_ARRAY, model_reg_ext(r)->derived_pos,
+                "register '%s' is not an array: its base '%s' gives it none (%s), so its "
+                "<array-index> names no index; give it an array form of its own such as "
+                "'%s{0-1}'",
+                r->name, model_reg_ext(r)->derived_from,
+                !base                                 ? "a cluster that is no array"
+                : model_reg_cluster_array(base, NULL) ? "its array is its cluster's"
+                                                      : "it is no array",
+                r->name);
+    diag_note(c->dg, model_reg_ext(r)->array_index->pos, "the <array-index> is here");
+    diag_note(c->dg, model_tree_pos(b), "the base is here");
+}
+
 /* ---------------------------------------------------------------- paths through copies */
 
 static bool found_deep(struct derive_check *c, struct derive_ref n, unsigned depth);
@@ -495,6 +522,8 @@ void xl_check_derived(struct arena *a, struct diag *dg, struct model_spec *s)
     for (size_t i = 0; i < c.n && dg->nerrors == errors; i++) /* every base found, no loop */
         apply(&c, &c.all[i]);
     bool clean = dg->nerrors == errors;
+    for (size_t i = 0; i < c.n && clean; i++)
+        index_of_derived(&c, &c.all[i]);
     for (size_t i = 0; i < s->nblocks && clean; i++)
         for (size_t k = 0; k < s->blocks[i]->nregs; k++)
             reg_in_cluster_array(&c, s->blocks[i]->regs[k]);
