@@ -5,8 +5,8 @@
 # dimArrayIndex it writes (svdconv's SvdItem::CopyDim; docs/regspec.md, "Derivation";
 # tests/svd/regspec-derive-index.xml says each case and why). Before, the <array-index> was
 # refused (bad-array) before any base was looked up. The facts below are written by hand from the
-# file, one line per register: address, its array (count, first index, stride), its fields, its
-# <array-index> (enum name and each index as name=value):
+# file, one line per cluster and per register (tests/svd/array_facts.py: a register's address,
+# cluster, array, fields, and <array-index> as enum name and each index as name=value):
 #   - -t json of the spec;
 #   - -t regspec writes the same facts, and its own output again;
 #   - -t svd reads back to the same facts without a diagnostic and validates against
@@ -20,27 +20,14 @@ tap_setup regc tmp
 . tests/svd/testset.sh
 spec=tests/svd/regspec-derive-index.xml
 
-cat >"$tmp/facts.py" <<'PY'
-import json, sys
-out = []
-for b in json.load(open(sys.argv[1]))["blocks"]:
-    for r in b["registers"]:
-        a = r["array"]
-        arr = "%d from %d stride %s" % (a["count"], a["first"], a["stride"]) if a else "one"
-        ai = r["svd"]["array_index"]
-        ix = "%s %s" % (ai["enum_name"], " ".join("%s=%d" % (v["name"], int(v["value"], 0))
-                                               for v in ai["values"])) if ai else "-"
-        fields = " ".join(f["name"] for f in r["fields"] if not f["implicit"])
-        out.append("%s at %s: %s, fields %s, array-index %s" % (
-            r["name"], r["address"], arr, fields or "-", ix))
-print("\n".join(sorted(out)))
-PY
+cp tests/svd/array_facts.py "$tmp/facts.py" # the facts of each file, one line each
 cat >"$tmp/want" <<'WANT'
-A at 0x0: 3 from 0 stride 0x4, fields F, array-index -
-B at 0x20: 3 from 0 stride 0x4, fields F, array-index BIdx BX=0 BZ=2
-D at 0x40: 3 from 0 stride 0x4, fields F, array-index -
-CL_R at 0x100: 2 from 0 stride 0x20, fields Z, array-index -
-C at 0x200: 2 from 0 stride 0x20, fields -, array-index CIdx CHI=1
+A at 0x0 in -: 3 from 0 stride 0x4 index -, fields F, array-index -
+B at 0x20 in -: 3 from 0 stride 0x4 index -, fields F, array-index BIdx BX=0 BZ=2
+D at 0x40 in -: 3 from 0 stride 0x4 index -, fields F, array-index -
+cluster CL at 0x100: 2 stride 0x20
+CL_R at 0x100 in CL: 2 from 0 stride 0x20 index -, fields Z, array-index -
+C at 0x200 in -: 2 from 0 stride 0x20 index -, fields -, array-index CIdx CHI=1
 WANT
 LC_ALL=C sort -o "$tmp/want" "$tmp/want"
 
