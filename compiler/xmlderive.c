@@ -385,6 +385,12 @@ static void reg_in_cluster_array(struct derive_check *c, struct model_reg *r)
                 "array of the cluster's count and stride, or writes none and takes them",
                 name, r->count, how, cl->name, cl->count, (unsigned long long)cl->stride);
     diag_note(c->dg, cl->pos, "cluster array '%s' is here", cl->name);
+    const struct model_reg *base = model_reg_ext(r)->base_reg;
+    if (base && base->is_array && base->count == r->count && base->stride == r->stride)
+        diag_note(c->dg, model_reg_ext(r)->derived_pos,
+                  "its base '%s' is an array of %u elements, which a register without {HI-LO} "
+                  "derived from it takes", base->written_name ? base->written_name : base->name,
+                  base->count);
 }
 
 /*
