@@ -188,9 +188,29 @@ static void make_reg_array(struct arena *a, struct model_reg *to, unsigned first
     }
 }
 
+const struct model_cluster *model_reg_cluster_array(const struct model_reg *r,
+                                                    const struct model_cluster **outer)
+{
+    const struct model_cluster *inner = NULL;
+    if (outer)
+        *outer = NULL;
+    for (const struct model_cluster *c = model_reg_ext(r)->cluster; c; c = c->parent) {
+        if (c->count <= 1)
+            continue;
+        if (inner) {
+            if (outer)
+                *outer = c;
+            break;
+        }
+        inner = c;
+    }
+    return inner;
+}
+
 void model_copy_reg_dim(struct arena *a, struct model_reg *to, const struct model_reg *from)
 {
-    if (!from->is_array || !model_reg_takes_dim(to))
+    /* from's array, when it is in a cluster array, is its cluster's: from has no dim of its own */
+    if (!from->is_array || !model_reg_takes_dim(to) || model_reg_cluster_array(from, NULL))
         return;
     make_reg_array(a, to, from->first, from->count, from->descending, from->stride);
     if (from->addrs) {
@@ -219,7 +239,7 @@ void model_copy_cluster_dim(struct model_cluster *to, const struct model_cluster
 
 bool model_copy_cluster_dim_of_reg(struct model_cluster *to, const struct model_reg *from)
 {
-    if (!from->is_array || !model_cluster_takes_dim(to))
+    if (!from->is_array || !model_cluster_takes_dim(to) || model_reg_cluster_array(from, NULL))
         return true;
     if (from->first != 0 || from->descending || from->addrs || model_reg_ext(from)->index_names)
         return false;
@@ -301,6 +321,28 @@ static struct model_cluster *copy_cluster(struct arena *a, const struct cluster_
     return c;
 }
 
+/*
+ * Copy 'c' of register 'r': r's array, when r is in a cluster array, is that cluster's, so the
+ * copy's is its own cluster array's: kept when the two agree (index-names= with it), else none
+ * (model_reg_array_of_cluster gives it its cluster's once derivation is done).
+ */
+static void by_copied_cluster(struct arena *a, struct model_reg *c, const struct model_reg *r)
+{
+    const struct model_cluster *was = model_reg_cluster_array(r, NULL);
+    const struct model_cluster *now = model_reg_cluster_array(c, NULL);
+    if (!was || (now && now->count == was->count && now->stride == was->stride))
+        return;
+    c->is_array = false;
+    c->descending = false;
+    c->first = 0;
+    c->count = 1;
+    c->stride = 0;
+    c->addrs = NULL;
+    c->naddrs = 0;
+    c->written_name = c->name;
+    model_reg_set_index_names(a, c, NULL);
+}
+
 /* A copy of register 'r' inside 'from', in the copy of its cluster: named after that one. */
 static struct model_reg *copy_reg(struct arena *a, const struct cluster_copies *cc,
                                   const struct model_reg *r, struct model_block *b)
@@ -339,6 +381,7 @@ static struct model_reg *copy_reg(struct arena *a, const struct cluster_copies *
     for (size_t i = 0; i < r->nrules; i++)
         c->rules[i] = r->rules[i]; /* read only: a rule names fields by name */
     model_copy_fields(a, c, r);
+    by_copied_cluster(a, c, r);
     return c;
 }
 

@@ -66,7 +66,16 @@ void model_copy_cluster_attrs(struct model_cluster *to, const char *desc);
  * it apart from the dim). A base that is no array gives nothing.
  */
 void model_copy_reg_dim(struct arena *a, struct model_reg *to, const struct model_reg *from);
-/* A register's dim from a cluster array: count= and stride=, indices from 0. */
+/*
+ * The innermost cluster array register 'r' is in (its cluster= or a cluster holding it, of
+ * count= above 1), or NULL; '*outer' (when not NULL) the next one out, or NULL. A register in a
+ * cluster array repeats with its elements, as in an SVD file: its array is the cluster's, not a
+ * dim of its own (so it gives a register or cluster derived from it none).
+ */
+const struct model_cluster *model_reg_cluster_array(const struct model_reg *r,
+                                                    const struct model_cluster **outer);
+/* A register's dim from a cluster array: count= and stride=, indices from 0 (a register derived
+ * from a cluster array; a register with no array form of its own in one). */
 void model_copy_reg_dim_of_cluster(struct arena *a, struct model_reg *to,
                                    const struct model_cluster *from);
 void model_copy_cluster_dim(struct model_cluster *to, const struct model_cluster *from);

@@ -18,8 +18,8 @@
  * takes its base's CMSIS type here. A base's name may lead through such copies, as an SVD file's
  * may: what is missing is looked up again once the derivations that reach only found bases are
  * applied (apply_found_first). A derived register or cluster without an array form of its own
- * takes its base's array (copy_dim). Called by xmlmmio.c once the spec is loaded; see
- * xmlload_int.h.
+ * takes its base's array (copy_dim). Then each register in a cluster array has the cluster's
+ * array (reg_in_cluster_array). Called by xmlmmio.c once the spec is loaded; see xmlload_int.h.
  */
 #include "xmlload_int.h"
 
@@ -348,6 +348,78 @@ static void apply_node(struct derive_check *c, struct derive_ref n)
         apply_kids(c, n);
 }
 
+/* ---------------------------------------------------------------- registers in cluster arrays */
+
+/*
+ * A register in a cluster array repeats with its elements, as an SVD reader reads a register of
+ * a "NAME[%s]" cluster (an array with the cluster's dim; -t svd writes it so, without a dim of
+ * its own): one with no array form of its own takes the cluster's count and stride, indices from
+ * 0 (once derivation is done: a derived cluster's count may be its base's); one with an array
+ * form of its own must be that array ({HI-LO} of the cluster's count, its stride; its indices
+ * name the cluster's elements, -t svd's dimIndex). One register array cannot repeat in two
+ * cluster arrays: a register in two is refused.
+ */
+static void reg_in_cluster_array(struct derive_check *c, struct model_reg *r)
+{
+    const struct model_cluster *outer, *cl = model_reg_cluster_array(r, &outer);
+    const char *name = r->written_name ? r->written_name : r->name;
+    if (!cl || model_reg_ext(r)->dim_of)
+        return;
+    if (outer) {
+        diag_report(c->dg, DIAG_BAD_ARRAY, r->pos,
+                    "register '%s' is in cluster array '%s', itself in cluster array '%s': one "
+                    "register array cannot repeat in both; write the elements of '%s' as clusters "
+                    "of their own (svd-name=\"%s[%%s]\"), as -t regspec writes an SVD file's",
+                    name, cl->name, outer->name, outer->name, outer->name);
+        diag_note(c->dg, outer->pos, "cluster array '%s' is here", outer->name);
+        return;
+    }
+    model_copy_reg_dim_of_cluster(c->a, r, cl);
+    if (r->count == cl->count && r->stride == cl->stride && !r->addrs)
+        return;
+    const char *how = r->addrs ? "at the addresses= it lists"
+                               : arena_printf(c->a, "0x%llx apart", (unsigned long long)r->stride);
+    diag_report(c->dg, DIAG_BAD_ARRAY, r->pos,
+                "register array '%s' (%u elements %s) is in cluster array '%s' (%u elements 0x%llx "
+                "apart): a register in a cluster array repeats with its elements, so it is an "
+                "array of the cluster's count and stride, or writes none and takes them",
+                name, r->count, how, cl->name, cl->count, (unsigned long long)cl->stride);
+    diag_note(c->dg, cl->pos, "cluster array '%s' is here", cl->name);
+    const struct model_reg *base = model_reg_ext(r)->base_reg;
+    if (base && base->is_array && base->count == r->count && base->stride == r->stride)
+        diag_note(c->dg, model_reg_ext(r)->derived_pos,
+                  "its base '%s' is an array of %u elements, which a register without {HI-LO} "
+                  "derived from it takes", base->written_name ? base->written_name : base->name,
+                  base->count);
+}
+
+/*
+ * A derived register without an array form of its own may write an <array-index> (the loader
+ * lets it: xl_mmio_array_index), as an SVD file's derived register may write a dimArrayIndex and
+ * take its dim from its base (svdconv's SvdItem::CopyDim leaves the dimArrayIndex apart): its
+ * indices are then those of the array it took (its values checked against that count with every
+ * array's, xmlmmio.c). A base that gave it no array leaves the <array-index> naming no index.
+ */
+static void index_of_derived(struct derive_check *c, const struct derived *d)
+{
+    const struct model_reg *r = d->n.kind == DERIVE_REG ? d->n.obj : NULL;
+    if (!r || r->is_array || !model_reg_ext(r)->array_index || model_reg_ext(r)->dim_of)
+        return;
+    struct derive_ref b = base_of(c, d->n);
+    const struct model_reg *base = b.kind == DERIVE_REG ? b.obj : NULL;
+    diag_report(c->dg, DIAG_BAD_ARRAY, model_reg_ext(r)->derived_pos,
+                "register '%s' is not an array: its base '%s' gives it none (%s), so its "
+                "<array-index> names no index; give it an array form of its own such as "
+                "'%s{0-1}'",
+                r->name, model_reg_ext(r)->derived_from,
+                !base                                 ? "a cluster that is no array"
+                : model_reg_cluster_array(base, NULL) ? "its array is its cluster's"
+                                                      : "it is no array",
+                r->name);
+    diag_note(c->dg, model_reg_ext(r)->array_index->pos, "the <array-index> is here");
+    diag_note(c->dg, model_tree_pos(b), "the base is here");
+}
+
 /* ---------------------------------------------------------------- paths through copies */
 
 static bool found_deep(struct derive_check *c, struct derive_ref n, unsigned depth);
@@ -455,6 +527,12 @@ void xl_check_derived(struct arena *a, struct diag *dg, struct model_spec *s)
             link_type(&c, c.all[i].n, 0);
     for (size_t i = 0; i < c.n && dg->nerrors == errors; i++) /* every base found, no loop */
         apply(&c, &c.all[i]);
+    bool clean = dg->nerrors == errors;
+    for (size_t i = 0; i < c.n && clean; i++)
+        index_of_derived(&c, &c.all[i]);
+    for (size_t i = 0; i < s->nblocks && clean; i++)
+        for (size_t k = 0; k < s->blocks[i]->nregs; k++)
+            reg_in_cluster_array(&c, s->blocks[i]->regs[k]);
     regc_map_release(&c.by_obj);
     free(c.all);
     derive_index_release(&names);

@@ -429,7 +429,9 @@ struct model_array_index *xl_mmio_array_index(struct loader *ld, const struct xl
                                               struct model_reg *r)
 {
     const char *name = r->name ? r->name : "?";
-    bool array = r->is_array || model_reg_ext(r)->dim_of; /* an array, or a "%s" list's element */
+    /* an array, or a "%s" list's element; a derived register may take its base's array, which
+       is known once derivation is done (xmlderive.c's index_of_derived checks it then) */
+    bool array = r->is_array || model_reg_ext(r)->dim_of || model_reg_ext(r)->derived_from;
     struct model_array_index *ix = array_index_new(
         ld, n, model_reg_ext(r)->array_index,
         array ? NULL

@@ -4,8 +4,13 @@ regspecs that should say the same (tests/specs/run-regspec-self.sh: a spec and i
 
 Written from docs/regspec.md, not from regc: <include href=> is followed (relative to the file
 holding it) and the children of the included <part> stand where the <include> stood; a <desc>
-child is its parent's desc=; a <rule>'s text is its message; <gap>s are left out (-t regspec
-spells a gaps= fill out as <gap>s; the C header's masks compare the gaps). A line is
+child is its parent's desc=; a <rule>'s text is its message. A gaps= fill stands as the <gap>s
+it means (docs/regspec.md, "Gaps": gaps= of the register, else of its block, else of the spec,
+covers every bit below the register's width that no <field> or <gap> covers, each uncovered range
+a <gap bits= access=>), since -t regspec spells such a fill out as <gap>s: a register's <gap>s,
+written or filled, are named by their bits (HI:LO, or N for one bit), their order left to the
+C header's comparison. A register that writes no <field> or <gap> and derives from another
+takes its base's fields, so it is filled by nothing here. A line is
   PATH ATTRIBUTE=VALUE
 where PATH names each enclosing element by its tag and its name= (else its register=, control=,
 id= or block=), then its place among the siblings of that tag and name, so that the order of
@@ -61,12 +66,53 @@ def children(el, path):
             yield c, path
 
 
-def walk(el, path, where, out):
+def bit_range(bits):
+    """(HI, LO) of bits="HI:LO" or "N" """
+    hi, _, lo = bits.partition(':')
+    return (int(hi, 0), int(lo or hi, 0))
+
+
+def bits_text(hi, lo):
+    return '%d:%d' % (hi, lo) if hi != lo else '%d' % hi
+
+
+def gaps_of(reg, kids, fill):
+    """reg's <gap>s as (HI, LO, attributes): those written and those its gaps= fill means"""
+    gaps, covered = [], set()
+    for c, _ in kids:
+        if c.tag in ('field', 'gap') and c.get('bits'):
+            hi, lo = bit_range(c.get('bits'))
+            covered.update(range(min(hi, lo), max(hi, lo) + 1))
+            if c.tag == 'gap':
+                gaps.append((hi, lo, dict(c.attrib)))
+    derives = reg.get('derived-from') and not any(c.tag in ('field', 'gap') for c, _ in kids)
+    if fill and not derives:
+        bit, width = 0, int(reg.get('width'), 0)
+        while bit < width:
+            if bit in covered:
+                bit += 1
+                continue
+            lo = bit
+            while bit < width and bit not in covered:
+                bit += 1
+            gaps.append((bit - 1, lo, {'access': fill}))
+    return gaps
+
+
+def walk(el, path, where, out, fill=None):
     for k, v in attributes(el).items():
         out.append('%s %s=%s' % (where, k, norm(v)))
+    fill = el.get('gaps', fill) if el.tag in ('regspec', 'block', 'register') else fill
+    kids = list(children(el, path))
+    if el.tag == 'register':
+        for hi, lo, attrs in gaps_of(el, kids, fill):
+            here = '%s/gap[%s]' % (where, bits_text(hi, lo))
+            attrs['bits'] = bits_text(hi, lo)
+            for k, v in attrs.items():
+                out.append('%s %s=%s' % (here, k, norm(v)))
     seen = {}
-    for c, cpath in children(el, path):
-        if c.tag == 'gap':  # a gaps= fill is written as <gap>s: the -t c comparison sees gaps
+    for c, cpath in kids:
+        if c.tag == 'gap':  # listed above, written or filled alike
             continue
         if c.tag == 'desc':
             if not any(line.startswith(where + ' desc=') for line in out):
@@ -78,7 +124,7 @@ def walk(el, path, where, out):
         here = '%s/%s[%s]#%d' % (where, c.tag, key, n)
         if c.tag == 'rule':
             out.append('%s text=%s' % (here, norm(c.text or '')))
-        walk(c, cpath, here, out)
+        walk(c, cpath, here, out, fill)
 
 
 def main():

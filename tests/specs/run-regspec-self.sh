@@ -5,7 +5,8 @@
 #   - is written without a diagnostic, validates against regspec/regspec.rng (xmllint --relaxng,
 #     independent of regc's loader) and compiles without a diagnostic;
 #   - says every attribute SPEC says, and nothing more (tests/specs/regspec_attrs.py, written
-#     from docs/regspec.md: includes followed, defaults filled in, numbers in one form);
+#     from docs/regspec.md: includes followed, defaults filled in, numbers in one form, a gaps=
+#     fill as the <gap>s it means, so that each <gap> -t regspec writes is compared too);
 #   - gives the same -t c, tables, json, md, html and perf as SPEC, byte for byte (SPEC's own
 #     outputs are the reference);
 #   - is a fixed point: -t regspec of A is A.

@@ -3,9 +3,11 @@
 # form of its own takes its base's array, as an SVD reader gives a derived element its base's dim
 # (svdconv's SvdItem::CopyDim; docs/regspec.md, "Derivation"; tests/svd/regspec-derive-dim.xml
 # says each case and why). The facts below are written by hand from the file, one line per
-# cluster (address, count, stride) and per register (address, its array as count, first index,
-# stride and index names, its fields, its <array-index>); a register in a cluster by its cluster
-# (the SVD reader counts it by the cluster's array, the regspec by the cluster):
+# cluster (address, count, stride) and per register (address, cluster, its array as count, first
+# index, stride and index names, its fields, its <array-index>: tests/svd/array_facts.py); a
+# register in a cluster array is an array of the cluster's count and stride, as the SVD reader
+# reads it (and the regspec since tests/svd/run-regspec-cluster-array.sh; before, the facts left
+# its array out):
 #   - -t json of the spec;
 #   - -t regspec writes each array whole: the same facts, and its own output again;
 #   - -t svd reads back to the same facts without a diagnostic and validates against
@@ -17,35 +19,18 @@ tap_setup regc tmp
 . tests/svd/testset.sh
 spec=tests/svd/regspec-derive-dim.xml
 
-cat >"$tmp/facts.py" <<'PY'
-import json, sys
-out = []
-for b in json.load(open(sys.argv[1]))["blocks"]:
-    for c in b["svd"]["clusters"]:
-        out.append("cluster %s at %s: %d stride %s" % (c["name"], c["address"], c["count"],
-                                                      c["stride"]))
-    for r in b["registers"]:
-        a = r["array"] if not r["svd"]["cluster"] else None
-        arr = "%d from %d stride %s index %s" % (
-            a["count"], a["first"], a["stride"],
-            " ".join(r["svd"]["index_names"] or ["-"])) if a else "one"
-        ai = r["svd"]["array_index"]
-        fields = " ".join(f["name"] for f in r["fields"] if not f["implicit"])
-        out.append("%s at %s: %s, fields %s, array-index %s" % (
-            r["name"], r["address"], arr, fields or "-", ai["enum_name"] if ai else "-"))
-print("\n".join(sorted(out)))
-PY
+cp tests/svd/array_facts.py "$tmp/facts.py" # the facts of each file, one line each
 cat >"$tmp/want" <<'WANT'
-A at 0x0: 3 from 0 stride 0x4 index X Y Z, fields F, array-index AIdx
-B at 0x20: 3 from 0 stride 0x4 index X Y Z, fields F, array-index -
-C at 0x30: 3 from 0 stride 0x4 index X Y Z, fields F, array-index -
-K at 0x80: 2 from 0 stride 0x10 index -, fields F, array-index -
-S at 0x40: 2 from 2 stride 0x8 index -, fields G, array-index -
-T at 0x60: 2 from 2 stride 0x8 index -, fields G, array-index -
-RC at 0x400: 2 from 0 stride 0x20 index -, fields -, array-index -
-CL_R at 0x100: one, fields Z, array-index -
-CD_R at 0x200: one, fields Z, array-index -
-CO_R at 0x300: one, fields Z, array-index -
+A at 0x0 in -: 3 from 0 stride 0x4 index X Y Z, fields F, array-index AIdx AX=0
+B at 0x20 in -: 3 from 0 stride 0x4 index X Y Z, fields F, array-index -
+C at 0x30 in -: 3 from 0 stride 0x4 index X Y Z, fields F, array-index -
+K at 0x80 in -: 2 from 0 stride 0x10 index -, fields F, array-index -
+S at 0x40 in -: 2 from 2 stride 0x8 index -, fields G, array-index -
+T at 0x60 in -: 2 from 2 stride 0x8 index -, fields G, array-index -
+RC at 0x400 in -: 2 from 0 stride 0x20 index -, fields -, array-index -
+CL_R at 0x100 in CL: 2 from 0 stride 0x20 index -, fields Z, array-index -
+CD_R at 0x200 in CD: 2 from 0 stride 0x20 index -, fields Z, array-index -
+CO_R at 0x300 in CO: 3 from 0 stride 0x40 index -, fields Z, array-index -
 cluster CL at 0x100: 2 stride 0x20
 cluster CD at 0x200: 2 stride 0x20
 cluster CO at 0x300: 3 stride 0x40
