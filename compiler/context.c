@@ -1106,22 +1106,27 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     struct buf expr = BUF_INIT;
     if (rule->expr) {
         expr_render_c(rule->expr, &expr, field_getter, &rc);
-        collect_numbers(rule->expr, &rc);
-        expr_foreach_field(rule->expr, add_candidates, &rc);
+        if (c->all_keys) { /* a self-test's brute-force search: no built-in template reads it */
+            collect_numbers(rule->expr, &rc);
+            expr_foreach_field(rule->expr, add_candidates, &rc);
+        }
         if (c->table_keys) /* the tables' postfix form; not in the JSON export */
             SET(c, o, "t_ops", rule_ops(c, r, rule->expr));
     } else {
         buf_adds(&expr, "1"); /* cannot happen after check_spec(): the loader parsed it */
     }
-    flag_list(c, rc.fields, true);
     SET(c, o, "c_expr", dt_str(c->a, expr.s));
-    SET(c, o, "c_candidates", rc.fields);
+    if (c->all_keys) {
+        flag_list(c, rc.fields, true);
+        SET(c, o, "c_candidates", rc.fields);
+    }
     buf_release(&expr);
     SET(c, o, "c_message", dt_str_ref(c->a, c_string_body(c, msg.s ? msg.s : rule->name)));
     SET(c, o, "c_reg", dt_str_ref(c->a, rn->stem));
     SET(c, o, "c_reg_lower", dt_str_ref(c->a, rn->lower));
     set_cite(c, o, cite_line(c, s, cite_or_none(rule->cite)));
-    SET(c, o, "source", cite_json(c, s, cite_or_none(rule->cite))); /* the tables' .cite (specjson.c reads it) */
+    if (c->all_keys) /* the tables' .cite (specjson.c reads it) */
+        SET(c, o, "source", cite_json(c, s, cite_or_none(rule->cite)));
     return o;
 }
 
@@ -1995,7 +2000,7 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
 static const struct dt_key unread_keys[] = {
     DT_KEY_INIT("masks"),       DT_KEY_INIT("svd"),           DT_KEY_INIT("source"),
     DT_KEY_INIT("access_class"), DT_KEY_INIT("write_as_read"), DT_KEY_INIT("write_constraint"),
-    DT_KEY_INIT("c_sem"),       DT_KEY_INIT("c_mask"),
+    DT_KEY_INIT("c_sem"),       DT_KEY_INIT("c_mask"),        DT_KEY_INIT("c_candidates"),
 };
 
 bool context_key_unread(const char *name, size_t len)
