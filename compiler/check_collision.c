@@ -3,15 +3,15 @@
  *
  * Two walks over the names. The first (names_foreach_hashes(), which
  * hashes the names without making them) keeps only each name's 64-bit
- * hash (8 bytes a name, no strings): a spec has some ten names per field, so
- * keeping the names themselves made this pass the compile's peak memory.
- * Sorted (a radix sort), the hashes show which occur more than once: when
- * no name is made twice, as good as never, and the check ends there (with
- * 32 bits an SVD device of 100,000 names had two names of one hash more
- * often than not, and paid a second walk for nothing). Otherwise the second
- * walk (names_foreach(), names made) keeps, for those hashes only, each name with where it was first
- * made, and reports a name made again by another object, in the order the
- * names are made.
+ * hash (8 bytes a name, no strings): a spec has some ten names per field,
+ * so keeping the names themselves made this pass the compile's peak
+ * memory. Sorted (a radix sort), the hashes show which occur more than
+ * once: when no name is made twice, as good as never, and the check ends
+ * there (with 32 bits an SVD device of 100,000 names had two names of one
+ * hash more often than not, and paid a second walk for nothing). Otherwise
+ * the second walk (names_foreach(), which makes the names) keeps, for
+ * those hashes only, each name with where it was first made, and reports a
+ * name made again by another object, in the order the names are made.
  *
  * The hashes kept at once are bounded (check_options' collision_budget): past it,
  * the first walk keeps only the hashes of one part (their low bits 0 of

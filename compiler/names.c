@@ -202,7 +202,7 @@ uint64_t names_hash64(const char *ident)
  * case names a function, made from the stem in lower case.
  */
 #define SUFFIX_LISTS(X)                                                                            \
-    X(SPEC, "ACT_WO", "ACT_W1C", "ACT_W1S", "ACT_LEVEL", "ACT_W0", "ACT_W1T")                       \
+    X(SPEC, "ACT_WO", "ACT_W1C", "ACT_W1S", "ACT_LEVEL", "ACT_W0", "ACT_W1T")                      \
     X(HEADER, "H")                                                                                 \
     X(REG, "WIDTH", "SIZE", "RESET", "MBZ_MASK", "MB1_MASK", "IGNORED_MASK", "RO_MASK", "WO_MASK", \
       "W1C_MASK", "W1S_MASK", "WRITABLE_MASK", "KEEP_MASK", "LEVELS_MASK", "PRESERVE_MASK",        \
@@ -364,8 +364,8 @@ static void emit_names(const struct emitter *em, const struct stem *st, enum suf
 }
 
 /* Inline: a call for each list of names cost a fifth of the hashed walk. */
-static inline void emit_list(const struct emitter *em, const struct stem *st,
-                             enum suffix_list list, struct srcpos pos)
+static inline void emit_list(const struct emitter *em, const struct stem *st, enum suffix_list list,
+                             struct srcpos pos)
 {
     struct hash_batch *hb = em->hb;
     if (!hb) {

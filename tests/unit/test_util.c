@@ -88,7 +88,7 @@ static void test_sort_random(void **state)
     free(v);
 }
 
-/* Every size up to 300, and each size where the top digit gains a bit (8 << k) and its neighbours. */
+/* Every size up to 300, and each size where the top digit gains a bit (8 << k), with neighbours. */
 static void test_sort_sizes(void **state)
 {
     (void)state;
