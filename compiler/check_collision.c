@@ -1,17 +1,17 @@
 /*
  * check_collision - no two objects get the same generated C name (names.h).
  *
- * Two walks over names_foreach_hash(), which hashes the names without
- * making them. The first keeps only each name's 64-bit hash (8 bytes a
- * name, no strings): a spec has some ten names per field, so
- * keeping the names themselves made this pass the compile's peak memory.
- * Sorted (a radix sort), the hashes show which occur more than once: when
- * no name is made twice, as good as never, and the check ends there (with
- * 32 bits an SVD device of 100,000 names had two names of one hash more
- * often than not, and paid a second walk for nothing). Otherwise the second
- * walk keeps, for those hashes only, each name with where it was first
- * made, and reports a name made again by another object, in the order the
- * names are made.
+ * Two walks over the names. The first (names_foreach_hashes(), which
+ * hashes the names without making them) keeps only each name's 64-bit
+ * hash (8 bytes a name, no strings): a spec has some ten names per field,
+ * so keeping the names themselves made this pass the compile's peak
+ * memory. Sorted (a radix sort), the hashes show which occur more than
+ * once: when no name is made twice, as good as never, and the check ends
+ * there (with 32 bits an SVD device of 100,000 names had two names of one
+ * hash more often than not, and paid a second walk for nothing). Otherwise
+ * the second walk (names_foreach(), which makes the names) keeps, for
+ * those hashes only, each name with where it was first made, and reports a
+ * name made again by another object, in the order the names are made.
  *
  * The hashes kept at once are bounded (check_options' collision_budget): past it,
  * the first walk keeps only the hashes of one part (their low bits 0 of
@@ -29,6 +29,7 @@
 #include "util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* The hashes of one part: those whose low bits (h & (parts - 1)) are 'part'. */
 struct hashes {
@@ -39,13 +40,9 @@ struct hashes {
     bool grow;            /* the first walk: halve the part when full rather than grow */
 };
 
-static void hash_add(void *ctx, uint64_t h, const struct names_lazy *name, struct srcpos pos)
+/* Keeps 'h', of this part: the array grown, or the part halved when it holds the budget. */
+static void hash_add(struct hashes *hs, uint64_t h)
 {
-    (void)name;
-    (void)pos;
-    struct hashes *hs = ctx;
-    if ((h & (hs->parts - 1)) != hs->part)
-        return;
     if (hs->grow && hs->n >= hs->budget && hs->parts < 1u << 31) {
         hs->parts *= 2; /* part 0 of twice as many parts: keep the hashes in it */
         size_t k = 0;
@@ -64,6 +61,27 @@ static void hash_add(void *ctx, uint64_t h, const struct names_lazy *name, struc
     hs->h[hs->n++] = h;
 }
 
+/* Keeps the hashes of this walk's part. */
+static void hashes_add(void *ctx, const uint64_t *h, size_t n)
+{
+    struct hashes *hs = ctx;
+    if (hs->parts == 1 && hs->n + n <= hs->budget) { /* one part, room: all of them, at once */
+        if (hs->n + n > hs->cap)
+            hs->h = xgrow(hs->h, &hs->cap, hs->n + n, sizeof(*hs->h));
+        memcpy(hs->h + hs->n, h, n * sizeof(*h));
+        hs->n += n;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if ((h[i] & (hs->parts - 1)) != hs->part)
+            continue;
+        if (hs->n < hs->cap && (hs->n < hs->budget || !hs->grow))
+            hs->h[hs->n++] = h[i]; /* room: most hashes, cheaply */
+        else
+            hash_add(hs, h[i]);
+    }
+}
+
 struct collision_ctx {
     struct check_ctx *c;
     struct regc_map twice;        /* the hashes made more than once (keys: in the check's arena) */
@@ -77,12 +95,12 @@ static bool same_pos(struct srcpos a, struct srcpos b)
     return a.file == b.file && a.line == b.line && a.col == b.col;
 }
 
-static void collision_add(void *ctx, uint64_t h, const struct names_lazy *name, struct srcpos pos)
+static void collision_add(void *ctx, const char *ident, struct srcpos pos)
 {
     struct collision_ctx *cc = ctx;
+    uint64_t h = names_hash64(ident);
     if (!regc_map_find(&cc->twice, &h, sizeof(h)))
         return;
-    const char *ident = names_lazy_text(name);
     bool found;
     struct regc_map_entry *e = xmap_put_str(&cc->seen, arena_strdup(cc->a, ident), &found);
     if (!found) {
@@ -113,7 +131,7 @@ void check_name_collision(struct check_ctx *c)
     struct arena own = ARENA_INIT; /* the repeated hashes, the names kept */
     struct collision_ctx cc = {.c = c, .twice = REGC_MAP_INIT, .a = &own, .seen = REGC_MAP_INIT};
     for (;;) {
-        names_foreach_hash(c->s, c->s->prefix, hash_add, &hs);
+        names_foreach_hashes(c->s, c->s->prefix, hashes_add, &hs);
         if (hs.n > 1)
             util_sort_u64(hs.h, hs.n);
         for (size_t i = 1; i < hs.n; i++)
@@ -131,7 +149,7 @@ void check_name_collision(struct check_ctx *c)
     free(hs.h);
     c->collision_parts = hs.parts;
     if (cc.twice.n > 0) {
-        names_foreach_hash(c->s, c->s->prefix, collision_add, &cc);
+        names_foreach(c->s, c->s->prefix, collision_add, &cc);
         regc_map_release(&cc.seen);
     }
     regc_map_release(&cc.twice);

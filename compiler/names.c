@@ -1,7 +1,10 @@
 #include "names.h"
 
+#include "fatal.h"
+
 #include <ctype.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 static char upper_c(char c)
@@ -156,10 +159,11 @@ bool names_reg_uniform(const struct model_reg *r)
 /* ---------------------------------------------------------------- names by hash (issue 26)
  *
  * The collision check needs every name's hash and, for the few hashes made
- * twice, the text. names_foreach_hash() gives the hash of 'stem' + "_" +
- * suffix by going on from the stem's hash over the suffix's bytes, without
- * making the name: a polynomial hash, h(a b) = h(a) * B^|b| + h(b) (mod
- * 2^64), so a name hashes the same made whole or from its parts.
+ * twice, the text. names_foreach_hashes() gives the hash of 'stem' + "_" +
+ * suffix by going on from the stem's hash, without making the name or the
+ * stem: a polynomial hash, h(a b) = h(a) * B^|b| + h(b) (mod 2^64), so a
+ * name hashes the same made whole or from its parts, and a suffix's B^|b|
+ * and h(b) are worked out once a walk (struct suffix_hash).
  */
 #define NAMES_HASH_BASE UINT64_C(0x100000001B3) /* odd: one byte changed always changes h */
 
@@ -174,14 +178,6 @@ static char same_c(char c)
 {
     return c;
 }
-
-struct names_lazy {
-    struct arena *a;
-    const char *stem; /* the name itself when 'sfx' is NULL */
-    const char *sfx;
-    bool lower;       /* the stem lower-cased (a function's name) */
-    const char *infix; /* with 'sfx' a value's name: stem + infix + sfx upper-cased */
-};
 
 /*
  * The hash passed on: h mixed so that its low bits (the collision check's
@@ -199,13 +195,111 @@ uint64_t names_hash64(const char *ident)
 {
     return hash_final(hash_more(0, ident, same_c));
 }
+
+/*
+ * The suffixes the header gives each kind of stem (docs/c-header.md), one
+ * list per place names are made; NULL: the stem alone. A suffix in lower
+ * case names a function, made from the stem in lower case.
+ */
+#define SUFFIX_LISTS(X)                                                                            \
+    X(SPEC, "ACT_WO", "ACT_W1C", "ACT_W1S", "ACT_LEVEL", "ACT_W0", "ACT_W1T")                      \
+    X(HEADER, "H")                                                                                 \
+    X(REG, "WIDTH", "SIZE", "RESET", "MBZ_MASK", "MB1_MASK", "IGNORED_MASK", "RO_MASK", "WO_MASK", \
+      "W1C_MASK", "W1S_MASK", "WRITABLE_MASK", "KEEP_MASK", "LEVELS_MASK", "PRESERVE_MASK",        \
+      "write_value")                                                                               \
+    X(REG_EFFECTS, "W0_MASK", "W1T_MASK", "WANY_MASK", "ONCE_MASK")                                \
+    X(ADDR, "ADDR")                                                                                \
+    X(ADDR_FN, "addr", "ADDR_C")                                                                   \
+    X(ARRAY, "FIRST", "COUNT")                                                                     \
+    X(STRIDE, "STRIDE")                                                                            \
+    X(OFFSET, "offset")                                                                            \
+    X(FIELD, "SHIFT", "WIDTH", "MASK", "MAX", "RESET", "GET", "SET", "VAL", "get", "set", "val")   \
+    X(RULES, "RULES", "check", "rule_message")                                                     \
+    X(RULE, NULL, "MESSAGE")                                                                       \
+    X(EVENT, NULL, "CODE", "UMASK", "COUNTERS")                                                    \
+    X(BLOCK, "NINSTANCES")                                                                         \
+    X(BASE, "BASE")                                                                                \
+    X(PCI, "VENDOR", "DEVICE")                                                                     \
+    X(DEV, "DEV")                                                                                  \
+    X(FUNC, "FUNC")                                                                                \
+    X(METRIC, "UNIT", "SCALE", "NEVENTS", "EVENTS")
+
+#define SUFFIX_ARRAY(id, ...) static const char *const sfx_##id[] = {__VA_ARGS__};
+SUFFIX_LISTS(SUFFIX_ARRAY)
+#define SUFFIX_ENUM(id, ...) SFX_##id,
+enum suffix_list { SUFFIX_LISTS(SUFFIX_ENUM) SFX_NLISTS };
+#define SUFFIX_ENTRY(id, ...) {sfx_##id, sizeof(sfx_##id) / sizeof(sfx_##id[0])},
+static const struct {
+    const char *const *sfx;
+    size_t n;
+} suffix_lists[SFX_NLISTS] = {SUFFIX_LISTS(SUFFIX_ENTRY)};
+enum { SUFFIX_MAX = 16 }; /* the longest list, rounded up (REG: 15) */
+#define SUFFIX_FITS(id, ...)                                                                       \
+    _Static_assert(sizeof(sfx_##id) / sizeof(sfx_##id[0]) <= SUFFIX_MAX, "SUFFIX_MAX too small");
+SUFFIX_LISTS(SUFFIX_FITS)
+
+/* A suffix as hash steps: stem "_" suffix hashes to stem * mul + add. */
+struct suffix_hash {
+    uint64_t mul, add;
+    bool lower; /* a function: from the stem's lower-case hash */
+};
+
+/* Where names_foreach_hashes() keeps the hashes until it hands them on. */
+struct hash_batch {
+    names_hashes_fn *fn;
+    void *ctx;
+    size_t n;
+    uint64_t h[256];
+    struct suffix_hash sfx[SFX_NLISTS][SUFFIX_MAX];
+    unsigned char upper[256], lower[256]; /* upper_c() and lower_c() of each byte: no branches */
+};
+
+static void batch_init(struct hash_batch *hb)
+{
+    for (int c = 0; c < 256; c++) {
+        hb->upper[c] = (unsigned char)upper_c((char)c);
+        hb->lower[c] = (unsigned char)lower_c((char)c);
+    }
+    for (int l = 0; l < SFX_NLISTS; l++)
+        for (size_t i = 0; i < suffix_lists[l].n; i++) {
+            const char *s = suffix_lists[l].sfx[i];
+            struct suffix_hash *sh = &hb->sfx[l][i];
+            *sh = (struct suffix_hash){1, 0, false};
+            if (!s)
+                continue;
+            sh->lower = islower((unsigned char)s[0]);
+            sh->add = hash_more('_', s, same_c);
+            for (size_t k = 0, len = strlen(s); k <= len; k++) /* B^(1 + |s|): "_" and s */
+                sh->mul *= NAMES_HASH_BASE;
+        }
+}
+
+/* Hands the hashes kept on when fewer than 'room' more would fit. */
+static void batch_room(struct hash_batch *hb, size_t room)
+{
+    if (hb->n + room > sizeof(hb->h) / sizeof(hb->h[0])) {
+        hb->fn(hb->ctx, hb->h, hb->n);
+        hb->n = 0;
+    }
+}
 /* ---------------------------------------------------------------- end of names by hash */
 
+/* One walk over every name: each made and passed to 'fn', or only hashed into 'hb'. */
 struct emitter {
-    struct arena *a;
+    struct arena *a;    /* a register's names, or a block's: cleared for each */
+    struct arena *keep; /* the stems of the spec and of each block: kept for the walk */
     names_fn *fn;
-    names_hash_fn *hfn; /* instead of 'fn': names_foreach_hash() */
     void *ctx;
+    struct hash_batch *hb; /* instead of 'fn': names_foreach_hashes() */
+};
+
+/*
+ * What names go on from: a stem's text, or (hashed) the hashes of its text
+ * in upper and in lower case, with no text made.
+ */
+struct stem {
+    const char *s;
+    uint64_t h, hl;
 };
 
 /* "X_Y" in 'a' (no printf: this runs for every generated name). */
@@ -219,236 +313,241 @@ static char *join(struct arena *a, const char *x, const char *y)
     return p;
 }
 
-const char *names_lazy_text(const struct names_lazy *n)
+/* The spec's prefix upper-cased: the stem of every name. */
+static struct stem stem_prefix(const struct emitter *em, const char *prefix)
 {
-    if (n->infix)
-        return upper_after(n->a, n->stem, n->infix, n->sfx);
-    const char *stem = n->lower ? names_lower(n->a, n->stem) : n->stem;
-    return n->sfx ? join(n->a, stem, n->sfx) : stem;
+    if (!em->hb)
+        return (struct stem){names_upper(em->keep, prefix), 0, 0};
+    return (struct stem){NULL, hash_more(0, prefix, upper_c), hash_more(0, prefix, lower_c)};
 }
 
-/* A name made whole: passed on, or its hash. */
-static void emit_one(const struct emitter *em, const char *ident, struct srcpos pos)
+/* 'st' "_" 'part' upper-cased, as UPPER_JOIN() makes it; its text in 'a'. */
+static struct stem stem_in(const struct emitter *em, struct arena *a, const struct stem *st,
+                           const char *part)
 {
-    if (em->hfn) {
-        const struct names_lazy n = {em->a, ident, NULL, false, NULL};
-        em->hfn(em->ctx, names_hash64(ident), &n, pos);
-    } else {
-        em->fn(em->ctx, ident, pos);
+    if (!em->hb)
+        return (struct stem){upper_after(a, st->s, "_", part), 0, 0};
+    const struct hash_batch *hb = em->hb;
+    uint64_t h = st->h * NAMES_HASH_BASE + '_', hl = st->hl * NAMES_HASH_BASE + '_';
+    for (const unsigned char *p = (const unsigned char *)part; *p; p++) { /* both in one pass */
+        h = h * NAMES_HASH_BASE + hb->upper[*p];
+        hl = hl * NAMES_HASH_BASE + hb->lower[*p];
     }
+    return (struct stem){NULL, h, hl};
 }
 
-/*
- * A stem the names of a register, field... go on from, with its hash and
- * its lower-case text's (hashed paths only): hashed once for all the names
- * made from it, and a field's hashes go on from its register's.
- */
-struct stem {
-    const char *s;
-    uint64_t h, hl;
-    bool have_hl; /* 'hl' computed (a function's name was made from the stem) */
-};
-
-static struct stem stem_of(const struct emitter *em, const char *s)
+/* The same, its text cleared with the register's names. */
+static struct stem stem_join(const struct emitter *em, const struct stem *st, const char *part)
 {
-    return (struct stem){s, em->hfn ? hash_more(0, s, same_c) : 0, 0, false};
+    return stem_in(em, em->a, st, part);
 }
 
-/* The hashes of 'stem' + "_" + each suffix, each name made only if asked for. */
-static void emit_hashes(const struct emitter *em, struct stem *st, const char *const *suffixes,
-                        size_t n, struct srcpos pos)
+/* The names 'st' + "_" + each suffix of 'list', with 'pos'. */
+static void emit_names(const struct emitter *em, const struct stem *st, enum suffix_list list,
+                       struct srcpos pos)
 {
-    for (size_t i = 0; i < n; i++) {
-        struct names_lazy name = {em->a, st->s, suffixes[i], false, NULL};
-        uint64_t hs = st->h;
-        if (name.sfx && islower((unsigned char)name.sfx[0])) {
-            if (!st->have_hl)
-                st->hl = hash_more(0, st->s, lower_c);
-            st->have_hl = name.lower = true;
-            hs = st->hl;
-        }
-        if (name.sfx)
-            hs = hash_more(hs * NAMES_HASH_BASE + '_', name.sfx, same_c);
-        em->hfn(em->ctx, hash_final(hs), &name, pos);
-    }
-}
-
-/* 'stem' + "_" + each suffix (NULL: the stem alone); lower-case suffixes name functions. */
-static void emit_all(const struct emitter *em, struct stem *st, const char *const *suffixes,
-                     size_t n, struct srcpos pos)
-{
-    if (em->hfn) {
-        emit_hashes(em, st, suffixes, n, pos);
-        return;
-    }
-    const char *stem = st->s;
+    const char *const *suffixes = suffix_lists[list].sfx;
+    size_t n = suffix_lists[list].n;
     char *lower = NULL;
     for (size_t i = 0; i < n; i++) {
         const char *sfx = suffixes[i];
         if (!sfx) {
-            em->fn(em->ctx, stem, pos);
+            em->fn(em->ctx, st->s, pos);
         } else if (islower((unsigned char)sfx[0])) {
             if (!lower)
-                lower = names_lower(em->a, stem);
+                lower = names_lower(em->a, st->s);
             em->fn(em->ctx, join(em->a, lower, sfx), pos);
         } else {
-            em->fn(em->ctx, join(em->a, stem, sfx), pos);
+            em->fn(em->ctx, join(em->a, st->s, sfx), pos);
         }
     }
 }
 
-#define EMIT(em, stem, pos, ...)                                                                   \
-    do {                                                                                           \
-        static const char *const sfx_[] = {__VA_ARGS__};                                           \
-        emit_all((em), (stem), sfx_, sizeof(sfx_) / sizeof(sfx_[0]), (pos));                       \
-    } while (0)
-
-/*
- * The names of f's values: stem + infix + the value's name. Hashed, the
- * stem and infix are hashed once for all of them and no name is made.
- */
-static void foreach_value(const struct emitter *em, const struct stem *st,
-                          const struct model_field *f)
+/* Inline: a call for each list of names cost a fifth of the hashed walk. */
+static inline void emit_list(const struct emitter *em, const struct stem *st, enum suffix_list list,
+                             struct srcpos pos)
 {
-    const char *infix = value_infix(f);
-    if (!em->hfn) {
-        for (size_t i = 0; i < f->nvalues; i++)
-            em->fn(em->ctx, upper_after(em->a, st->s, infix, f->values[i]->name),
-                   f->values[i]->pos);
+    struct hash_batch *hb = em->hb;
+    if (!hb) {
+        emit_names(em, st, list, pos);
         return;
     }
-    uint64_t h = hash_more(st->h, infix, same_c);
-    for (size_t i = 0; i < f->nvalues; i++) {
-        const struct model_value *v = f->values[i];
-        const struct names_lazy name = {em->a, st->s, v->name, false, infix};
-        em->hfn(em->ctx, hash_final(hash_more(h, v->name, upper_c)), &name, v->pos);
+    size_t n = suffix_lists[list].n;
+    batch_room(hb, n);
+    for (size_t i = 0; i < n; i++) {
+        const struct suffix_hash *sh = &hb->sfx[list][i];
+        hb->h[hb->n++] = hash_final((sh->lower ? st->hl : st->h) * sh->mul + sh->add);
     }
 }
 
-/* 'reg': names_reg() of f's register, which a field's name and hashes go on from. */
+#define EMIT(em, stem, pos, list) emit_list((em), (stem), SFX_##list, (pos))
+
+/* The stem alone (a value, an instance): emit_list() for one name, without the list. */
+static void emit_stem(const struct emitter *em, const struct stem *st, struct srcpos pos)
+{
+    struct hash_batch *hb = em->hb;
+    if (!hb) {
+        em->fn(em->ctx, st->s, pos);
+        return;
+    }
+    batch_room(hb, 1);
+    hb->h[hb->n++] = hash_final(st->h);
+}
+
+/* The names of f's values: stem + infix + the value's name. */
+static void foreach_value(const struct emitter *em, const struct stem *field,
+                          const struct model_field *f)
+{
+    /* SVD values are named Set, Mask, Reset...: "_V_" keeps them apart from the field's macros */
+    struct stem v_stem, st = *field;
+    if (qualified(f->reg)) {
+        v_stem = stem_join(em, field, "V");
+        st = v_stem;
+    }
+    for (size_t i = 0; i < f->nvalues; i++) {
+        struct stem v = stem_join(em, &st, f->values[i]->name);
+        emit_stem(em, &v, f->values[i]->pos);
+    }
+}
+
 static void foreach_field(const struct emitter *em, const struct stem *reg,
                           const struct model_field *f)
 {
     if (model_field_is_reserved(f))
         return;
-    /* the register's stem "_" the name upper-cased: the register's hashes go on over it */
-    struct stem st = {names_field_of(em->a, reg->s, f), 0, 0, em->hfn && reg->have_hl};
-    if (em->hfn)
-        st.h = hash_more(hash_more(reg->h, "_", same_c), f->name, upper_c);
-    if (st.have_hl)
-        st.hl = hash_more(hash_more(reg->hl, "_", same_c), f->name, lower_c);
-    EMIT(em, &st, f->pos, "SHIFT", "WIDTH", "MASK", "MAX", "RESET", "GET", "SET", "VAL", "get",
-         "set", "val");
+    struct stem st = stem_join(em, reg, f->name);
+    EMIT(em, &st, f->pos, FIELD);
     foreach_value(em, &st, f);
 }
 
-static void foreach_reg(const struct emitter *em, const char *prefix, const struct model_reg *r)
+/* 'stem': the register's block qualified or not (names_reg()). */
+static void foreach_reg(const struct emitter *em, const struct stem *stem,
+                        const struct model_reg *r)
 {
-    struct stem st = stem_of(em, names_reg(em->a, prefix, r));
-    const char *stem = st.s;
-    EMIT(em, &st, r->pos, "WIDTH", "SIZE", "RESET", "MBZ_MASK", "MB1_MASK", "IGNORED_MASK",
-         "RO_MASK", "WO_MASK", "W1C_MASK", "W1S_MASK", "WRITABLE_MASK", "KEEP_MASK", "LEVELS_MASK",
-         "PRESERVE_MASK",
-         "write_value");
+    struct stem st = stem_join(em, stem, r->name);
+    EMIT(em, &st, r->pos, REG);
     struct model_masks m = model_reg_masks(r); /* the write side effects' masks: when present */
     if (m.w0 | m.w1t | m.wany | m.once)
-        EMIT(em, &st, r->pos, "W0_MASK", "W1T_MASK", "WANY_MASK", "ONCE_MASK");
+        EMIT(em, &st, r->pos, REG_EFFECTS);
     const struct model_block *b = r->block;
     bool uniform = names_reg_uniform(r);
     if (!r->is_array && uniform)
-        EMIT(em, &st, r->pos, "ADDR");
+        EMIT(em, &st, r->pos, ADDR);
     else
-        EMIT(em, &st, r->pos, "addr", "ADDR_C");
+        EMIT(em, &st, r->pos, ADDR_FN);
     if (r->is_array)
-        EMIT(em, &st, r->pos, "FIRST", "COUNT");
+        EMIT(em, &st, r->pos, ARRAY);
     if (r->is_array && !r->addrs)
-        EMIT(em, &st, r->pos, "STRIDE");
+        EMIT(em, &st, r->pos, STRIDE);
     if (r->addrs)
-        EMIT(em, &st, r->pos, "offset");
+        EMIT(em, &st, r->pos, OFFSET);
     if (!uniform)
-        for (size_t i = 0; i < b->ninstances; i++)
-            emit_one(em, UPPER_JOIN(em->a, stem, b->instances[i]->name, "ADDR"), r->pos);
+        for (size_t i = 0; i < b->ninstances; i++) {
+            struct stem at = stem_join(em, &st, b->instances[i]->name);
+            EMIT(em, &at, r->pos, ADDR);
+        }
     for (size_t i = 0; i < r->nfields; i++)
         foreach_field(em, &st, r->fields[i]);
     if (r->nrules > 0)
-        EMIT(em, &st, r->pos, "RULES", "check", "rule_message");
-    for (size_t i = 0; i < r->nrules; i++) {
-        struct stem rule = stem_of(em, names_rule_of(em->a, stem, r->rules[i]));
-        EMIT(em, &rule, r->rules[i]->pos, NULL, "MESSAGE");
+        EMIT(em, &st, r->pos, RULES);
+    if (r->nrules > 0) {
+        struct stem rules = stem_join(em, &st, "RULE");
+        for (size_t i = 0; i < r->nrules; i++) {
+            struct stem rule = stem_join(em, &rules, r->rules[i]->name);
+            EMIT(em, &rule, r->rules[i]->pos, RULE);
+        }
     }
 }
 
-static void foreach_event(const struct emitter *em, const char *prefix, const struct model_event *e)
+/* 'ev': PREFIX_EV_BLOCK, the stem of the block's events. */
+static void foreach_event(const struct emitter *em, const struct stem *ev,
+                          const struct model_event *e)
 {
-    struct stem st = stem_of(em, names_event(em->a, prefix, e));
-    EMIT(em, &st, e->pos, NULL, "CODE", "UMASK", "COUNTERS");
+    struct stem st = stem_join(em, ev, e->full_name);
+    EMIT(em, &st, e->pos, EVENT);
     for (size_t i = 0; i < e->nsubs; i++)
-        foreach_event(em, prefix, e->subs[i]);
+        foreach_event(em, ev, e->subs[i]);
 }
 
-static void foreach_block(const struct emitter *em, const char *prefix,
-                          const struct model_block *blk)
+/* 'prefix': the prefix's stem; 'ev': PREFIX_EV. */
+static void foreach_block(const struct emitter *em, const struct stem *prefix,
+                          const struct stem *ev, const struct model_block *blk)
 {
-    if (blk->ninstances > 0) {
-        struct stem st = stem_of(em, names_block(em->a, prefix, blk));
-        EMIT(em, &st, blk->pos, "NINSTANCES");
-    }
+    struct stem st = stem_in(em, em->keep, prefix, blk->name); /* names_block() */
+    if (blk->ninstances > 0)
+        EMIT(em, &st, blk->pos, BLOCK);
     for (size_t i = 0; i < blk->ninstances; i++) {
         const struct model_instance *inst = blk->instances[i];
-        struct stem st = stem_of(em, names_instance(em->a, prefix, inst));
-        EMIT(em, &st, inst->pos, NULL);
+        /* an SVD instance is a peripheral: its name is unique in the device (names_instance()) */
+        struct stem is = stem_join(em, blk->names_qualified ? prefix : &st, inst->name);
+        emit_stem(em, &is, inst->pos);
         if (inst->has_base)
-            EMIT(em, &st, inst->pos, "BASE");
+            EMIT(em, &is, inst->pos, BASE);
         if (inst->has_pci)
-            EMIT(em, &st, inst->pos, "VENDOR", "DEVICE");
+            EMIT(em, &is, inst->pos, PCI);
         if (inst->has_pci && inst->has_dev)
-            EMIT(em, &st, inst->pos, "DEV");
+            EMIT(em, &is, inst->pos, DEV);
         if (inst->has_pci && inst->has_func)
-            EMIT(em, &st, inst->pos, "FUNC");
+            EMIT(em, &is, inst->pos, FUNC);
     }
+    const struct stem *reg_stem = blk->names_qualified ? &st : prefix; /* names_reg() */
     for (size_t i = 0; i < blk->nregs; i++) {
         /* a register's names at a time: one block may hold a million registers */
         arena_clear(em->a);
-        foreach_reg(em, prefix, blk->regs[i]);
+        foreach_reg(em, reg_stem, blk->regs[i]);
     }
+    if (blk->nevent_tables == 0)
+        return;
+    struct stem evb = stem_in(em, em->keep, ev, blk->name);
     for (size_t t = 0; t < blk->nevent_tables; t++)
         for (size_t i = 0; i < blk->event_tables[t]->nevents; i++)
-            foreach_event(em, prefix, blk->event_tables[t]->events[i]);
+            foreach_event(em, &evb, blk->event_tables[t]->events[i]);
 }
 
 static void foreach_name(const struct emitter *em, const struct model_spec *s, const char *prefix)
 {
-    struct arena *a = em->a;
-    struct stem p = stem_of(em, names_upper(a, prefix));
-    EMIT(em, &p, s->pos, "ACT_WO", "ACT_W1C", "ACT_W1S", "ACT_LEVEL", "ACT_W0", "ACT_W1T");
-    emit_one(em, UPPER_JOIN(a, prefix, s->name, "H"), s->pos);
+    struct stem p = stem_prefix(em, prefix);
+    EMIT(em, &p, s->pos, SPEC);
+    struct stem spec = stem_join(em, &p, s->name);
+    EMIT(em, &spec, s->pos, HEADER);
+    struct stem ev = stem_in(em, em->keep, &p, "EV");
     for (size_t b = 0; b < s->nblocks; b++) {
-        arena_clear(a);
-        foreach_block(em, prefix, s->blocks[b]);
+        arena_clear(em->a);
+        foreach_block(em, &p, &ev, s->blocks[b]);
     }
+    struct stem metric = stem_in(em, em->keep, &p, "METRIC");
     for (size_t i = 0; i < s->nmetrics; i++)
         if (s->metrics[i]->name) {
-            struct stem m = stem_of(em, names_metric(a, prefix, s->metrics[i]));
-            EMIT(em, &m, s->metrics[i]->pos, "UNIT", "SCALE", "NEVENTS", "EVENTS");
+            struct stem m = stem_join(em, &metric, s->metrics[i]->name);
+            EMIT(em, &m, s->metrics[i]->pos, METRIC);
         }
 }
 
 void names_foreach(const struct model_spec *s, const char *prefix, names_fn *fn, void *ctx)
 {
     /* the names of one register at a time: memory follows a register, not the spec */
-    struct arena a = ARENA_INIT;
-    const struct emitter em = {&a, fn, NULL, ctx};
+    struct arena a = ARENA_INIT, keep = ARENA_INIT;
+    const struct emitter em = {&a, &keep, fn, ctx, NULL};
     foreach_name(&em, s, prefix);
     arena_release(&a);
+    arena_release(&keep);
 }
 
-void names_foreach_hash(const struct model_spec *s, const char *prefix, names_hash_fn *fn,
-                        void *ctx)
+void names_foreach_hashes(const struct model_spec *s, const char *prefix, names_hashes_fn *fn,
+                          void *ctx)
 {
-    struct arena a = ARENA_INIT;
-    const struct emitter em = {&a, NULL, fn, ctx};
+    struct hash_batch *hb = xmalloc(sizeof(*hb));
+    hb->fn = fn;
+    hb->ctx = ctx;
+    hb->n = 0;
+    batch_init(hb);
+    struct arena none = ARENA_INIT; /* hashed, no text is made */
+    const struct emitter em = {&none, &none, NULL, NULL, hb};
     foreach_name(&em, s, prefix);
-    arena_release(&a);
+    arena_release(&none);
+    if (hb->n > 0)
+        fn(ctx, hb->h, hb->n);
+    free(hb);
 }
 
 char *names_metric(struct arena *a, const char *prefix, const struct model_metric *m)

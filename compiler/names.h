@@ -14,7 +14,7 @@
  *   <PREFIX>_EV_<BLOCK>_<EVENT>[_<SUB>]  event encoding
  * followed by a suffix for what is defined (_ADDR, _MASK, _SHIFT, ...);
  * upper-cased; lower-case for static inline functions. The full list of
- * suffixes is names_foreach() below and docs/c-header.md.
+ * suffixes is SUFFIX_LISTS in names.c and docs/c-header.md.
  */
 #ifndef REGC_NAMES_H
 #define REGC_NAMES_H
@@ -23,6 +23,7 @@
 #include "model.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* 's' upper-cased ('.' becomes '_'), owned by 'a'. */
@@ -66,17 +67,14 @@ typedef void names_fn(void *ctx, const char *ident, struct srcpos pos);
 void names_foreach(const struct model_spec *s, const char *prefix, names_fn *fn, void *ctx);
 
 /*
- * The same names as names_foreach(), in the same order, as their
- * names_hash64() without making them (the collision check's first pass);
- * names_lazy_text() makes the one being passed, valid during that call.
+ * The names_hash64() of each name names_foreach() makes, in its order,
+ * without making the names (the collision check's first walk): passed to
+ * 'fn' some at a time, in an array valid during that call.
  */
-struct names_lazy;
-typedef void names_hash_fn(void *ctx, uint64_t hash, const struct names_lazy *name,
-                           struct srcpos pos);
-void names_foreach_hash(const struct model_spec *s, const char *prefix, names_hash_fn *fn,
-                        void *ctx);
-const char *names_lazy_text(const struct names_lazy *name);
-/* The 64-bit hash of a generated name: the one names_foreach_hash() passes. */
+typedef void names_hashes_fn(void *ctx, const uint64_t *hashes, size_t n);
+void names_foreach_hashes(const struct model_spec *s, const char *prefix, names_hashes_fn *fn,
+                          void *ctx);
+/* The 64-bit hash of a generated name: the one names_foreach_hashes() passes. */
 uint64_t names_hash64(const char *ident);
 
 #endif

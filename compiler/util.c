@@ -204,54 +204,94 @@ const char *util_option_hint(char *hint, size_t size, const char *opt, const cha
     return regc_suggest_text(&sg, hint, size);
 }
 
-/* The 'n' values of 'h' sorted on their bits 0 to 'shift' + 7, the higher ones all the same. */
-static void sort_from(uint64_t *h, size_t n, int shift)
+/* The bits of one radix digit for 'n' values: 4 to 8 values a bucket, 'max' bits at most. */
+static unsigned digit_bits(size_t n, unsigned max)
 {
-    if (n < 32 || shift < 0) { /* insertion: cheaper than a count for a small bucket */
-        for (size_t i = 1; i < n; i++) {
-            uint64_t x = h[i];
-            size_t j = i;
-            for (; j > 0 && h[j - 1] > x; j--)
-                h[j] = h[j - 1];
-            h[j] = x;
-        }
-        return;
-    }
-    size_t start[257] = {0}, next[256];
+    unsigned bits = 1;
+    while (bits < max && (size_t)8 << bits <= n)
+        bits++;
+    return bits;
+}
+
+/*
+ * The 'n' values of 'h' put in order of their digit (x >> shift) & (2^bits - 1), in
+ * place (an American flag sort: each value carried round its cycle, to its bucket's next
+ * free place, taking the value there on, until one belongs where the cycle began);
+ * start[d] is where bucket d begins, start[2^bits] == n. 'next': room for 2^bits.
+ */
+static void distribute(uint64_t *h, size_t n, unsigned shift, unsigned bits, size_t *start,
+                       size_t *next)
+{
+    size_t nb = (size_t)1 << bits, mask = nb - 1;
+    memset(start, 0, (nb + 1) * sizeof(*start));
     for (size_t i = 0; i < n; i++)
-        start[((h[i] >> shift) & 0xff) + 1]++;
-    for (int v = 0; v < 256; v++) {
-        start[v + 1] += start[v];
-        next[v] = start[v];
+        start[((h[i] >> shift) & mask) + 1]++;
+    for (size_t d = 0; d < nb; d++) {
+        start[d + 1] += start[d];
+        next[d] = start[d];
     }
-    for (unsigned v = 0; v < 256; v++)
-        while (next[v] < start[v + 1]) {
-            uint64_t x = h[next[v]];
-            unsigned d = (unsigned)(x >> shift) & 0xff;
-            if (d == v) {
-                next[v]++;
-                continue;
+    for (size_t d = 0; d < nb; d++)
+        for (size_t i = next[d]; i < start[d + 1]; i = ++next[d]) {
+            uint64_t x = h[i];
+            for (size_t to; (to = (x >> shift) & mask) != d;) {
+                uint64_t y = h[next[to]]; /* x to its bucket, taking what was there */
+                h[next[to]++] = x;
+                x = y;
             }
-            h[next[v]] = h[next[d]]; /* x to its bucket; what was there is looked at next */
-            h[next[d]++] = x;
+            h[i] = x;
         }
-    for (int v = 0; v < 256; v++)
-        if (start[v + 1] - start[v] > 1)
-            sort_from(h + start[v], start[v + 1] - start[v], shift - 8);
+}
+
+/*
+ * The 'n' values of 'h', their bits from 'top' up all the same, in buckets
+ * of under 32 values, the buckets in order: the insertion sort that ends
+ * util_sort_u64() moves values only inside a bucket.
+ */
+static void sort_below(uint64_t *h, size_t n, unsigned top)
+{
+    unsigned bits = digit_bits(n, 8);
+    if (bits > top)
+        bits = top;
+    size_t start[257], next[256];
+    distribute(h, n, top - bits, bits, start, next);
+    for (size_t d = 0; d < (size_t)1 << bits; d++)
+        if (start[d + 1] - start[d] >= 32 && top > bits)
+            sort_below(h + start[d], start[d + 1] - start[d], top - bits);
 }
 
 /*
  * A radix sort, linear, where qsort's n log n comparisons through a
  * callback were half of the name-collision check's time
- * (docs/performance.md, "The name-collision check, judged"): the top byte
- * first, in place (an American flag sort: values swapped into their
- * bucket), then each bucket the same way on the next byte, down to buckets
- * small enough for an insertion sort. No second array: one of 'n' values
- * was a quarter of a million-register compile's peak.
+ * (docs/performance.md, "The name-collision check, judged"): on the top
+ * digit first, in place, then each bucket of 32 values or more the same way
+ * on the next digit; then one insertion sort over the whole array, which
+ * finishes the small buckets (a value moves only inside its bucket). A
+ * digit has as many bits as give 4 to 8 values a bucket (the names' hashes
+ * are spread evenly: one digit leaves small buckets), up to 16 at the top
+ * (its counts on the heap: 1 MiB at most), 8 below. No second array of
+ * 'n' values: one was a quarter of a million-register compile's peak.
  */
 void util_sort_u64(uint64_t *h, size_t n)
 {
-    sort_from(h, n, 56);
+    unsigned bits = digit_bits(n, 16);
+    if (n >= 32) {
+        size_t nb = (size_t)1 << bits, *start = xmalloc((2 * nb + 1) * sizeof(*start));
+        distribute(h, n, 64 - bits, bits, start, start + nb + 1);
+        for (size_t d = 0; d < nb; d++)
+            if (start[d + 1] - start[d] >= 32)
+                sort_below(h + start[d], start[d + 1] - start[d], 64 - bits);
+        free(start);
+    }
+    for (size_t i = 1; i < n; i++) {
+        uint64_t x = h[i];
+        if (h[i - 1] <= x)
+            continue; /* in place already: most values, when the buckets are small */
+        size_t j = i;
+        do
+            h[j] = h[j - 1];
+        while (--j > 0 && h[j - 1] > x);
+        h[j] = x;
+    }
 }
 
 const char *util_join(struct arena *a, const char *const *s, size_t n, char sep)

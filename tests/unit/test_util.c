@@ -1,7 +1,8 @@
 /*
  * test_util - util_sort_u64 against qsort, on values that differ in every
  * byte, in the top byte only, in the low bytes only, in one byte only, and
- * with many repeats, in buckets small and large; util_fold_space on texts
+ * with many repeats, in buckets small and large, of every size up to 300 and
+ * at each digit width's edge, and on adversarial data; util_fold_space on texts
  * whose folded form is written out by hand (XML's white space folded, '\v' and '\f' kept).
  */
 #include "util.h"
@@ -87,6 +88,67 @@ static void test_sort_random(void **state)
     free(v);
 }
 
+/* Every size up to 300, and each size where the top digit gains a bit (8 << k), with neighbours. */
+static void test_sort_sizes(void **state)
+{
+    (void)state;
+    enum { N = 70000 };
+    uint64_t *v = xmalloc(N * sizeof(*v)), s = UINT64_C(0x9e3779b97f4a7c15);
+    for (size_t n = 0; n <= 300; n++) {
+        for (size_t i = 0; i < n; i++)
+            v[i] = next(&s);
+        check_sorts(v, n);
+    }
+    for (size_t k = 2; (size_t)8 << k < N; k++)
+        for (size_t n = ((size_t)8 << k) - 1; n <= ((size_t)8 << k) + 1; n++) {
+            for (size_t i = 0; i < n; i++)
+                v[i] = next(&s);
+            check_sorts(v, n);
+        }
+    free(v);
+}
+
+/*
+ * Values a radix sort of the top bits first finds hard: all equal (one
+ * bucket no digit splits), in order and in reverse, differing in their low
+ * 16 bits only (one bucket at every level down to the last), or only in the
+ * bits just below and just at the top digit (14 bits for so many values), and
+ * buckets of 31, 32 and 33 values (around where a bucket is split again
+ * rather than left to the insertion sort), each in reverse order.
+ */
+static void test_sort_adversarial(void **state)
+{
+    (void)state;
+    enum { N = 100000 };
+    uint64_t *v = xmalloc(N * sizeof(*v)), s = UINT64_C(0x0123456789abcdef);
+    for (size_t i = 0; i < N; i++)
+        v[i] = UINT64_C(0xdeadbeefdeadbeef);
+    check_sorts(v, N);
+    for (size_t i = 0; i < N; i++)
+        v[i] = i * UINT64_C(0x0000a00000000001);
+    check_sorts(v, N);
+    for (size_t i = 0; i < N; i++)
+        v[i] = (N - i) * UINT64_C(0x0000a00000000001);
+    check_sorts(v, N);
+    for (size_t i = 0; i < N; i++)
+        v[i] = UINT64_C(0x7777777777770000) | (next(&s) & 0xffff);
+    check_sorts(v, N);
+    for (int bit = 44; bit <= 52; bit++) { /* one bit differs: at, below and above a digit's edge */
+        for (size_t i = 0; i < N; i++)
+            v[i] = UINT64_C(0x5555555555555555) ^ ((next(&s) & 1) << bit) ^ (i % 3);
+        check_sorts(v, N);
+    }
+    for (size_t size = 31; size <= 33; size++)
+        for (int top = 12; top <= 16; top++) { /* the top digit's width: 14 bits for N values */
+            size_t n = N / size * size;
+            for (size_t i = 0; i < n; i++) /* bucket i / size of the top bits, values descending */
+                v[i] = ((uint64_t)(i / size) << (64 - top)) | (size - i % size) << 20 |
+                       (next(&s) & 0xfffff);
+            check_sorts(v, n);
+        }
+    free(v);
+}
+
 /* 'in' (its first 'len' bytes) folds to 'want'. */
 static void check_fold(const char *in, size_t len, const char *want)
 {
@@ -119,6 +181,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sort_small),
         cmocka_unit_test(test_sort_random),
+        cmocka_unit_test(test_sort_sizes),
+        cmocka_unit_test(test_sort_adversarial),
         cmocka_unit_test(test_fold_space),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
