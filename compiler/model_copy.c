@@ -307,8 +307,8 @@ static struct model_cluster *copy_cluster(struct arena *a, const struct cluster_
  * writes its alternate-group=. Its alternate= (copied with the rest) names a register by its name
  * in the cluster, as SVD's alternateRegister does: in the copy, the copy of that register.
  */
-static void copy_alt_group(struct arena *a, const struct model_block *fb,
-                           const struct model_reg *r, struct model_reg *c)
+static void copy_alt_group(struct arena *a, const struct model_block *fb, const struct model_reg *r,
+                           struct model_reg *c)
 {
     const char *group = model_block_alt_group(fb, r);
     if (group)
@@ -380,7 +380,8 @@ void model_copy_cluster_regs(struct arena *a, struct model_block *b, struct mode
     cap = arena_push_cap(b->nregs);
     for (size_t i = 0; i < nregs; i++)
         if (model_cluster_holds(from, fb->regs[i]))
-            arena_push(a, (void ***)&b->regs, &b->nregs, &cap, copy_reg(a, &cc, fb->regs[i], b, fb));
+            arena_push(a, (void ***)&b->regs, &b->nregs, &cap,
+                       copy_reg(a, &cc, fb->regs[i], b, fb));
 }
 
 /* Does block b hold, directly in cluster 'c', a register named 'name' in it (kind 0) or a

@@ -72,7 +72,8 @@ struct builder {
                                     reported) once, however many registers a dim list makes */
     struct regc_map cl_nodes;    /* a cluster node without dim -> the model cluster first read
                                     from it where it is written (not as a copy), any block */
-    struct later_base *later;    /* the block's unmodified copies whose base is read after them */
+    struct later_base *later;    /* unmodified copies whose base is not read yet (this block's,
+                                    and an earlier one's whose base is in a later block) */
     size_t nlater, later_cap;
 };
 

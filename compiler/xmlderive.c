@@ -361,7 +361,7 @@ static void apply_node(struct derive_check *c, struct derive_ref n)
 struct deep_memo {
     const void *obj; /* the node's (derive_ref.obj): the key in derive_check.deep */
     unsigned round;  /* the round it holds for; 0: none */
-    bool busy;      /* being walked: met again, the walk has looped */
+    bool busy;       /* being walked: met again, the walk has looped */
     bool found;
     unsigned height;
 };
@@ -525,8 +525,8 @@ void xl_check_derived(struct arena *a, struct diag *dg, struct model_spec *s)
     struct derive_index names;
     derive_index_init(&names);
     unsigned errors = dg->nerrors;
-    struct derive_check c = {dg, a, model_tree(s, &names), NULL, 0, 0, REGC_MAP_INIT,
-                             REGC_MAP_INIT, 0};
+    struct derive_check c = {dg, a, model_tree(s, &names), NULL, 0, 0, REGC_MAP_INIT, REGC_MAP_INIT,
+                             0};
     deep_steps = 0;
     model_tree_each_derived(s, gather, &c);
     for (size_t i = 0; i < c.n; i++) { /* c.all grows no more: its keys stay put */
