@@ -56,6 +56,9 @@ struct cmsis {
                                  every block's: a copy in a later block uses it (type_of) */
     struct regc_map inst_types; /* a peripheral with a type (the pointer's bytes) -> the type's
                                    name, NULL for none: what a later block's type_of uses */
+    struct regc_map held; /* the name of a cluster type laid out before its place in the file
+                             (layout_base) -> its types' list, until written at that place or
+                             before a type using it (put_held); NULL once written */
 };
 
 /*
@@ -226,8 +229,24 @@ static void block_begin(struct cmsis *c, const struct model_block *b)
     c->reg_name = xcalloc(b->nregs ? b->nregs : 1, sizeof(*c->reg_name));
 }
 
+/* The types held for type 'tname' (layout_base), if any, written now (their file-order place, or
+ * just before a type using them). */
+static void put_held(struct cmsis *c, const char *tname)
+{
+    struct regc_map_entry *e = c->held.n ? regc_map_find_str(&c->held, tname) : NULL;
+    struct dt *list = e ? e->val : NULL;
+    if (!list)
+        return;
+    e->val = NULL;
+    for (size_t i = 0; i < dt_len(list); i++)
+        dt_push(c->a, c->type_list, dt_at(list, i));
+}
+
 static void block_end(struct cmsis *c)
 {
+    for (size_t i = 0; i < c->held.n; i++) /* none used, none reached: not lost all the same */
+        put_held(c, c->held.entries[i].key); /* a type's name: NUL-terminated */
+    regc_map_clear(&c->held);
     block_places_release(&c->places);
     free(c->reg_name);
 }
@@ -383,7 +402,10 @@ static size_t cluster_items(struct cmsis *c, struct items *it, const struct mode
 /* Lays out 'base', a cluster of b an unmodified copy is typed after, when the copy comes first:
  * derivedFrom may name a later cluster, and svdconv types the copy as its base wherever that is
  * (SvdItem::Construct derives before the children; SvdCluster::GetHeaderTypeNameHierarchical).
- * Not a base of another block, nor one being laid out (around the copy: the copy's own type). */
+ * Not a base of another block, nor one being laid out (around the copy: the copy's own type).
+ * Its types are held back (c->held): svdconv writes types in the file's order, so they are
+ * written where the base is, or, when a type written before that has the copy as a member, just
+ * before that type (a type is declared before its use). */
 static void layout_base(struct cmsis *c, const struct model_block *b,
                         const struct model_cluster *base)
 {
@@ -398,8 +420,16 @@ static void layout_base(struct cmsis *c, const struct model_block *b,
         size_t n = cluster_array_run(&c->places, kids, i, in_list(k), qualifier_sig, NULL, &stride);
         if (k == base) {
             struct items unused = {0}; /* the members are base's parent's, pushed when reached */
+            struct dt *types = c->type_list;
+            c->type_list = dt_list(c->a);
             cluster_items(c, &unused, b, kids, i);
             free(unused.v);
+            const struct regc_map_entry *t = regc_map_find(&c->cl_types, &base, sizeof(base));
+            bool found;
+            if (t && t->val) /* the key, the type's name, is kept in the arena */
+                xmap_put_str(&c->held, ((const struct cl_type *)t->val)->tname, &found)->val =
+                    c->type_list;
+            c->type_list = types;
             return;
         }
         i += n;
@@ -442,6 +472,8 @@ static size_t cluster_items(struct cmsis *c, struct items *it, const struct mode
     bool found;
     struct model_cluster *const *key = &b->clusters[kids->cls[i]]; /* borrowed by the map */
     struct regc_map_entry *e = xmap_put(&c->cl_types, key, sizeof(*key), &found);
+    if (found && e->val) /* laid out before its place (layout_base): written here */
+        put_held(c, ((const struct cl_type *)e->val)->tname);
     if (!found) {
         struct cl_type *t = arena_zalloc(c->a, sizeof(*t));
         t->tname = type_name(c, cluster_type_base(c, k, name));
@@ -632,6 +664,8 @@ static uint64_t finish(struct cmsis *c, const struct model_block *b, const struc
     SET(c->a, o, "lines", t->lines);
     SET(c->a, o, "asserts", t->asserts);
     SET(c->a, o, "array", dt_null()); /* add_block's, for a peripheral array */
+    for (size_t i = 0; c->held.n && i < it->n; i++) /* a member's type held back: before it */
+        put_held(c, it->v[i].ctype);
     dt_push(c->a, c->type_list, o);
     regc_map_release(&t->names);
     free(it->v);
@@ -1183,7 +1217,7 @@ struct dt *context_cmsis(struct arena *a, const struct model_spec *s)
         return dt_null();
     struct cmsis c = {.a = a, .type_list = dt_list(a)};
     struct regc_map *maps[] = {&c.types,   &c.macros, &c.values,   &c.enum_names, &c.elements,
-                               &c.cl_rank, &c.groups, &c.cl_types, &c.inst_types};
+                               &c.cl_rank, &c.groups, &c.cl_types, &c.inst_types, &c.held};
     for (size_t i = 0; i < ARRAY_SIZE(maps); i++)
         regc_map_init(maps[i]);
     c.enums = (struct cmsis_enum){a, NULL, claim_enum_name, &c, false};

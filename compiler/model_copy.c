@@ -343,9 +343,24 @@ static void by_copied_cluster(struct arena *a, struct model_reg *c, const struct
     model_reg_set_index_names(a, c, NULL);
 }
 
+/*
+ * The copy 'c' of register 'r' (of block 'fb') in r's alternateGroup, as svdconv's copies are its
+ * base's items, alternates and all: -t cmsis names it REG_GROUP as it names 'r', and -t regspec
+ * writes its alternate-group=. Its alternate= (copied with the rest) names a register by its name
+ * in the cluster, as SVD's alternateRegister does: in the copy, the copy of that register.
+ */
+static void copy_alt_group(struct arena *a, const struct model_block *fb, const struct model_reg *r,
+                           struct model_reg *c)
+{
+    const char *group = model_block_alt_group(fb, r);
+    if (group)
+        model_block_add_alt_group(a, c->block, c, group);
+}
+
 /* A copy of register 'r' inside 'from', in the copy of its cluster: named after that one. */
 static struct model_reg *copy_reg(struct arena *a, const struct cluster_copies *cc,
-                                  const struct model_reg *r, struct model_block *b)
+                                  const struct model_reg *r, struct model_block *b,
+                                  const struct model_block *fb)
 {
     struct model_reg *c = arena_alloc(a, sizeof(*c));
     *c = *r;
@@ -382,6 +397,7 @@ static struct model_reg *copy_reg(struct arena *a, const struct cluster_copies *
         c->rules[i] = r->rules[i]; /* read only: a rule names fields by name */
     model_copy_fields(a, c, r);
     by_copied_cluster(a, c, r);
+    copy_alt_group(a, fb, r, c);
     return c;
 }
 
@@ -407,7 +423,8 @@ void model_copy_cluster_regs(struct arena *a, struct model_block *b, struct mode
     cap = arena_push_cap(b->nregs);
     for (size_t i = 0; i < nregs; i++)
         if (model_cluster_holds(from, fb->regs[i]))
-            arena_push(a, (void ***)&b->regs, &b->nregs, &cap, copy_reg(a, &cc, fb->regs[i], b));
+            arena_push(a, (void ***)&b->regs, &b->nregs, &cap,
+                       copy_reg(a, &cc, fb->regs[i], b, fb));
 }
 
 /* Does block b hold, directly in cluster 'c', a register named 'name' in it (kind 0) or a

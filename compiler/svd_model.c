@@ -72,7 +72,8 @@ struct builder {
                                     reported) once, however many registers a dim list makes */
     struct regc_map cl_nodes;    /* a cluster node without dim -> the model cluster first read
                                     from it where it is written (not as a copy), any block */
-    struct later_base *later;    /* the block's unmodified copies whose base is read after them */
+    struct later_base *later;    /* unmodified copies whose base is not read yet (this block's,
+                                    and an earlier one's whose base is in a later block) */
     size_t nlater, later_cap;
 };
 
@@ -1263,24 +1264,54 @@ static void cluster_type_of(struct builder *b, const struct svd_node *n, struct 
         put->val = c;
 }
 
-/* Once the block is read: its copies of clusters written after them get their bases' types, as
- * svdconv's do (it derives before it reads a cluster's children, SvdItem::Construct, wherever the
- * base is), and a copy of such a copy the type at the end of the chain. A base in a later block
- * is not read yet: the copy keeps a type of its own. */
-static void type_later_bases(struct builder *b)
+/* The copies whose base was not read when they were (b->later) given the types of the bases
+ * read since, as svdconv types an unmodified copy as its base wherever that is; those whose base
+ * is still not read (in a later block) are kept for the blocks to come. */
+static void type_bases_read(struct builder *b)
 {
+    size_t kept = 0;
     for (size_t i = 0; i < b->nlater; i++) {
         const struct regc_map_entry *e =
             regc_map_find(&b->cl_nodes, &b->later[i].from, sizeof(b->later[i].from));
         if (e)
             b->later[i].c->type_of = e->val;
+        else
+            b->later[kept++] = b->later[i];
     }
-    b->nlater = 0;
-    for (size_t i = 0; i < b->blk->nclusters; i++) { /* a chain is no longer than the clusters */
-        struct model_cluster *c = b->blk->clusters[i];
-        for (size_t k = 0; k < b->blk->nclusters && c->type_of && c->type_of->type_of; k++)
+    b->nlater = kept;
+}
+
+/* Block blk's copies of copies typed as the cluster at the end of the chain. */
+static void type_chains(struct model_block *blk)
+{
+    for (size_t i = 0; i < blk->nclusters; i++) { /* a chain is no longer than the clusters */
+        struct model_cluster *c = blk->clusters[i];
+        for (size_t k = 0; k < blk->nclusters && c->type_of && c->type_of->type_of; k++)
             c->type_of = c->type_of->type_of;
     }
+}
+
+/*
+ * Once the block is read: the copies of clusters written before their base, in this block or an
+ * earlier one, get their bases' types, as svdconv's do (it derives before it reads a cluster's
+ * children, SvdItem::Construct, wherever the base is), and a copy of such a copy the type at the
+ * end of the chain. A copy of a later block's cluster is as unmodified as the rest (svdconv calls
+ * a cluster modified for what it writes, not for where its base is): no _Pos/_Msk macros of its
+ * own; -t cmsis, which cannot use a type declared after the copy's, gives it a type of its own
+ * (context_cmsis.c's layout_base), as it does a regspec's own-type="false" copy of such a cluster.
+ */
+static void type_later_bases(struct builder *b)
+{
+    type_bases_read(b);
+    type_chains(b->blk);
+}
+
+/* Once every block is read: chains of copies through a later block's cluster, whose ends were
+ * typed after the earlier blocks' chains were followed, followed again. */
+static void type_later_blocks(struct builder *b)
+{
+    for (size_t i = 0; i < b->spec->nblocks; i++)
+        type_chains(b->spec->blocks[i]);
 }
 
 static void read_cluster(struct builder *b, const struct svd_node *n, const struct props *up,
@@ -1847,6 +1878,7 @@ struct model_spec *svd_build(struct svd_reader *rd, const char *path)
     for (size_t i = 0; i < rd->device->nkids; i++)
         if (rd->device->kids[i]->kind == SVD_PERIPH)
             read_periph(&b, rd->device->kids[i], &dev, &irqs);
+    type_later_blocks(&b);
     check_overlaps(&b);
     model_link_enum_bases(b.spec);
     regc_map_release(&b.reg_names);

@@ -50,6 +50,8 @@ struct derive_check {
     struct derived *all; /* xmalloc'd */
     size_t n, cap;
     struct regc_map by_obj; /* key: all[i].n.obj's bytes (the address); val: &all[i] */
+    struct regc_map deep;   /* key: a node's obj's bytes; val: its struct deep_memo, in 'a' */
+    unsigned round;         /* apply_found_first's, from 1 */
 };
 
 /* The node n's derived-from= names (an instance's: an instance); DERIVE_NONE when none. */
@@ -422,52 +424,136 @@ static void index_of_derived(struct derive_check *c, const struct derived *d)
 
 /* ---------------------------------------------------------------- paths through copies */
 
-static bool found_deep(struct derive_check *c, struct derive_ref n, unsigned depth);
+/*
+ * What found_deep() learnt of one node in one round of apply_found_first(): whether every base
+ * under it is found, and the most steps below it (DEEP_TOO_TALL past DERIVE_MAX_CHAIN, or when
+ * it leads round a loop). Kept only when exact: not where a walk stopped at the depth limit, whose
+ * nodes know only that they were too deep from where that walk started.
+ */
+struct deep_memo {
+    const void *obj; /* the node's (derive_ref.obj): the key in derive_check.deep */
+    unsigned round;  /* the round it holds for; 0: none */
+    bool busy;       /* being walked: met again, the walk has looped */
+    bool found;
+    unsigned height;
+};
 
-/* Is every base found under cluster 'cl' of block 'b' (its registers, its clusters')? */
-static bool cluster_found_deep(struct derive_check *c, const struct model_block *b,
-                               const struct model_cluster *cl, unsigned depth)
+#define DEEP_TOO_TALL (DERIVE_MAX_CHAIN + 1u)
+
+/* A walk's answer for a node: found below it within 'height' steps; 'exact' unless cut short. */
+struct deep {
+    bool found, exact;
+    unsigned height;
+};
+
+static size_t deep_steps; /* nodes walked by the last xl_check_derived(): xl_derive_steps() */
+
+static struct deep deep_walk(struct derive_check *c, struct derive_ref n, unsigned depth);
+
+/* 'into' joined with the walk of kid 'n' one step below it. */
+static void deep_join(struct derive_check *c, struct deep *into, struct derive_ref n,
+                      unsigned depth)
+{
+    if (!into->found)
+        return; /* false already: no need to look further, as before */
+    struct deep k = deep_walk(c, n, depth + 1);
+    into->found = k.found;
+    into->exact = into->exact && k.exact;
+    if (k.height + 1 > into->height)
+        into->height = k.height + 1 > DEEP_TOO_TALL ? DEEP_TOO_TALL : k.height + 1;
+}
+
+/* Joins the walks of everything under cluster 'cl' of block 'b' (its registers, its clusters'). */
+static void cluster_deep(struct derive_check *c, struct deep *into, const struct model_block *b,
+                         const struct model_cluster *cl, unsigned depth)
 {
     for (size_t i = 0; i < b->nclusters; i++)
         for (const struct model_cluster *p = b->clusters[i]->parent; p; p = p->parent)
-            if (p == cl && !found_deep(c, model_tree_ref(DERIVE_CLUSTER, b->clusters[i], b), depth))
-                return false;
+            if (p == cl)
+                deep_join(c, into, model_tree_ref(DERIVE_CLUSTER, b->clusters[i], b), depth);
     for (size_t i = 0; i < b->nregs; i++)
-        if (model_cluster_holds(cl, b->regs[i]) &&
-            !found_deep(c, model_tree_ref(DERIVE_REG, b->regs[i], b), depth))
-            return false;
-    return true;
+        if (model_cluster_holds(cl, b->regs[i]))
+            deep_join(c, into, model_tree_ref(DERIVE_REG, b->regs[i], b), depth);
 }
 
-/* Is every base that applying n's derivation reaches found: n's chain of bases, what a base
- * cluster holds, the fields and sets inside, within DERIVE_MAX_CHAIN steps (a loop is not)? */
-static bool found_deep(struct derive_check *c, struct derive_ref n, unsigned depth)
+/* The walk below n, not yet known this round: n's chain of bases, what a base cluster holds,
+ * the fields and sets inside. */
+static struct deep deep_below(struct derive_check *c, struct derive_ref n, unsigned depth)
 {
+    struct deep r = {true, true, 0};
     struct derived *d = derived_of(c, n);
-    if (depth > DERIVE_MAX_CHAIN)
-        return false;
     if (d && d->applied == APPLY_DONE)
-        return true;
+        return r;
     if (d) {
         struct derive_ref b = base_of(c, n);
-        if (b.kind == DERIVE_NONE || !found_deep(c, b, depth + 1))
-            return false;
-        if (n.kind == DERIVE_CLUSTER && b.kind == DERIVE_CLUSTER &&
-            !cluster_found_deep(c, b.ctx, b.obj, depth + 1))
-            return false;
+        if (b.kind == DERIVE_NONE)
+            return (struct deep){false, true, 0};
+        deep_join(c, &r, b, depth);
+        if (n.kind == DERIVE_CLUSTER && b.kind == DERIVE_CLUSTER)
+            cluster_deep(c, &r, b.ctx, b.obj, depth);
     }
     if (n.kind == DERIVE_REG) {
-        const struct model_reg *r = n.obj;
-        for (size_t i = 0; i < r->nfields; i++)
-            if (!found_deep(c, model_tree_ref(DERIVE_FIELD, r->fields[i], r->block), depth + 1))
-                return false;
+        const struct model_reg *reg = n.obj;
+        for (size_t i = 0; i < reg->nfields; i++)
+            deep_join(c, &r, model_tree_ref(DERIVE_FIELD, reg->fields[i], reg->block), depth);
     } else if (n.kind == DERIVE_FIELD) {
         const struct model_field_ext *x = model_field_ext(n.obj);
         for (size_t i = 0; i < x->nsets; i++)
-            if (!found_deep(c, model_tree_set_ref(n.obj, x->sets[i]), depth + 1))
-                return false;
+            deep_join(c, &r, model_tree_set_ref(n.obj, x->sets[i]), depth);
     }
-    return true;
+    return r;
+}
+
+/* n's memo, made (for no round yet) the first time n is met. */
+static struct deep_memo *deep_memo_of(struct derive_check *c, struct derive_ref n)
+{
+    struct regc_map_entry *e = regc_map_find(&c->deep, &n.obj, sizeof(n.obj));
+    if (e)
+        return e->val;
+    struct deep_memo *m = arena_zalloc(c->a, sizeof(*m));
+    m->obj = n.obj;
+    bool found; /* the key is the memo's copy of the address, which stays put */
+    xmap_put(&c->deep, &m->obj, sizeof(m->obj), &found)->val = m;
+    return m;
+}
+
+/* The walk below n at 'depth' steps from where it started, each node walked once a round. */
+static struct deep deep_walk(struct derive_check *c, struct derive_ref n, unsigned depth)
+{
+    deep_steps++;
+    if (depth > DERIVE_MAX_CHAIN) /* too deep from here: says nothing of n itself */
+        return (struct deep){false, false, DEEP_TOO_TALL};
+    struct deep_memo *m = deep_memo_of(c, n);
+    if (m->round == c->round && m->busy) /* round a loop: never found, as no depth holds it */
+        return (struct deep){false, true, DEEP_TOO_TALL};
+    if (m->round == c->round)
+        return (struct deep){m->found, true, m->height};
+    m->round = c->round;
+    m->busy = true;
+    struct deep r = deep_below(c, n, depth);
+    if (r.height >= DEEP_TOO_TALL)
+        r.found = false;
+    m->busy = false;
+    m->found = r.found;
+    m->height = r.height;
+    if (!r.exact)
+        m->round = 0; /* cut short: walked again from the next start */
+    return r;
+}
+
+/* Is every base that applying n's derivation reaches found: n's chain of bases, what a base
+ * cluster holds, the fields and sets inside, within DERIVE_MAX_CHAIN steps (a loop is not)?
+ * Memoised a round at a time (struct deep_memo): linear in the spec, where a walk from each
+ * derived node was quadratic in a chain's length. */
+static bool found_deep(struct derive_check *c, struct derive_ref n)
+{
+    struct deep r = deep_walk(c, n, 0);
+    return r.found && r.height <= DERIVE_MAX_CHAIN;
+}
+
+size_t xl_derive_steps(void)
+{
+    return deep_steps;
 }
 
 /*
@@ -486,12 +572,13 @@ static void apply_found_first(struct derive_check *c, struct derive_index *names
         if (missing == 0 || missing == c->n)
             return;
         bool applied = false;
+        c->round++; /* what found_deep knew of the round before holds no more */
         for (size_t i = 0; i < c->n; i++)
             if (c->all[i].n.kind == DERIVE_CLUSTER && base_of(c, c->all[i].n).kind != DERIVE_NONE &&
                 c->all[i].applied == APPLY_NOT)
                 imply_base_type(c, c->all[i].n); /* before any copy is made, as below */
         for (size_t i = 0; i < c->n; i++)
-            if (c->all[i].applied == APPLY_NOT && found_deep(c, c->all[i].n, 0)) {
+            if (c->all[i].applied == APPLY_NOT && found_deep(c, c->all[i].n)) {
                 apply(c, &c->all[i]);
                 applied = true;
             }
@@ -510,7 +597,9 @@ void xl_check_derived(struct arena *a, struct diag *dg, struct model_spec *s)
     struct derive_index names;
     derive_index_init(&names);
     unsigned errors = dg->nerrors;
-    struct derive_check c = {dg, a, model_tree(s, &names), NULL, 0, 0, REGC_MAP_INIT};
+    struct derive_check c = {dg, a, model_tree(s, &names), NULL, 0, 0, REGC_MAP_INIT, REGC_MAP_INIT,
+                             0};
+    deep_steps = 0;
     model_tree_each_derived(s, gather, &c);
     for (size_t i = 0; i < c.n; i++) { /* c.all grows no more: its keys stay put */
         bool found;
@@ -534,6 +623,7 @@ void xl_check_derived(struct arena *a, struct diag *dg, struct model_spec *s)
         for (size_t k = 0; k < s->blocks[i]->nregs; k++)
             reg_in_cluster_array(&c, s->blocks[i]->regs[k]);
     regc_map_release(&c.by_obj);
+    regc_map_release(&c.deep);
     free(c.all);
     derive_index_release(&names);
 }

@@ -245,5 +245,8 @@ void xl_mmio_finish(struct arena *a, struct diag *dg, struct model_spec *s);
  * with own-type="false" gets its base's CMSIS type (type_of); then what each register, field
  * and enum-set without content of its own takes from its base, copied in 'a' */
 void xl_check_derived(struct arena *a, struct diag *dg, struct model_spec *s);
+/* The nodes the last xl_check_derived() of this process walked to learn which derivations reach
+ * only bases found (each node once a round: tests/unit/test_xmlload.c checks it grows linearly). */
+size_t xl_derive_steps(void);
 
 #endif
