@@ -52,6 +52,18 @@ enum frame_kind {
 
 enum wc_part { WC_PART_AS_READ, WC_PART_ENUMERATED, WC_PART_MIN, WC_PART_MAX };
 
+/* An element name's tag, remembered by libxml2's pointer to the name (see tag_of()). */
+struct tag_seen {
+    const xmlChar *name;
+    enum svd_tag tag;
+};
+/* child_kinds[][]: the tags that may make objects (those after the texts), and what they make */
+#define CHILD_TAG_FIRST (SVD_TAG__TEXT_END + 1)
+#define CHILD_TAGS (SVD_TAG_UNKNOWN + 1 - CHILD_TAG_FIRST)
+enum { CHILD_NONE = -2, CHILD_WRAPPER = -1 };
+
+#define TAGS_SEEN 256 /* a power of 2, well above the some 40 names a file uses */
+
 struct frame {
     enum frame_kind kind;
     struct svd_node *o;
@@ -65,6 +77,8 @@ struct parser {
     xmlParserCtxtPtr ctxt;
     bool failed;
     struct svd_tags tags;
+    struct tag_seen seen[TAGS_SEEN];
+    signed char child_kinds[SVD_KIND__COUNT][CHILD_TAGS]; /* child_rules by parent and tag */
     struct diag_held held; /* the walk's reports, until the file is known well-formed */
     struct frame *stack;
     size_t depth, cap;
@@ -153,41 +167,70 @@ static bool ignored(const char *name)
     return false;
 }
 
-/* The child kind an element of 'parent' makes, or -1; 'wrapper': its children are read instead. */
-static int child_kind(enum svd_kind parent, enum svd_tag tag, bool *wrapper)
+/*
+ * The tag of element name 'name'. libxml2 hands every element name from its dictionary, one
+ * pointer per distinct name for the whole parse, so a name seen before is known by its pointer
+ * alone: hashing its text for every element (svd_tag_of()) was a third of the reader's own cost
+ * of an element. A pointer is remembered only when the dictionary says it owns it.
+ */
+static enum svd_tag tag_of(struct parser *p, const xmlChar *name)
 {
-    static const struct {
-        enum svd_kind parent;
-        enum svd_tag tag;
-        int kind; /* -1: a wrapper of the kinds below it */
-    } rules[] = {
-        {SVD_DEVICE, SVD_TAG_CPU, SVD_CPU},
-        {SVD_DEVICE, SVD_TAG_PERIPHERALS, -1},
-        {SVD_DEVICE, SVD_TAG_PERIPHERAL, SVD_PERIPH},
-        {SVD_PERIPH, SVD_TAG_REGISTERS, -1},
-        {SVD_PERIPH, SVD_TAG_REGISTER, SVD_REG},
-        {SVD_PERIPH, SVD_TAG_CLUSTER, SVD_CLUSTER},
-        {SVD_PERIPH, SVD_TAG_INTERRUPT, SVD_INTERRUPT},
-        {SVD_PERIPH, SVD_TAG_ADDRESS_BLOCK, SVD_ADDR_BLOCK},
-        {SVD_CLUSTER, SVD_TAG_REGISTER, SVD_REG},
-        {SVD_CLUSTER, SVD_TAG_CLUSTER, SVD_CLUSTER},
-        {SVD_REG, SVD_TAG_FIELDS, -1},
-        {SVD_REG, SVD_TAG_FIELD, SVD_FIELD},
-        {SVD_FIELD, SVD_TAG_ENUMERATED_VALUES, SVD_ENUMS},
-        {SVD_ENUMS, SVD_TAG_ENUMERATED_VALUE, SVD_VALUE},
-        /* the index names of a register, cluster or peripheral array */
-        {SVD_REG, SVD_TAG_DIM_ARRAY_INDEX, SVD_DIM_ENUM},
-        {SVD_CLUSTER, SVD_TAG_DIM_ARRAY_INDEX, SVD_DIM_ENUM},
-        {SVD_PERIPH, SVD_TAG_DIM_ARRAY_INDEX, SVD_DIM_ENUM},
-        {SVD_DIM_ENUM, SVD_TAG_ENUMERATED_VALUE, SVD_VALUE},
-    };
-    for (size_t i = 0; i < ARRAY_SIZE(rules); i++) {
-        if (rules[i].parent == parent && rules[i].tag == tag) {
-            *wrapper = rules[i].kind < 0;
-            return rules[i].kind;
-        }
-    }
-    return -1;
+    uint64_t h = (uint64_t)(uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15); /* Fibonacci hashing */
+    struct tag_seen *s = &p->seen[h >> 56];
+    _Static_assert(TAGS_SEEN == 1 << (64 - 56), "h >> 56 indexes seen[]");
+    if (s->name == name)
+        return s->tag;
+    enum svd_tag tag = svd_tag_of(&p->tags, (const char *)name);
+    if (xmlDictOwns(p->ctxt->dict, name) == 1)
+        *s = (struct tag_seen){name, tag};
+    return tag;
+}
+
+/* The objects SVD nests: which element of which object makes which child object. */
+static const struct {
+    enum svd_kind parent;
+    enum svd_tag tag;
+    int kind; /* CHILD_WRAPPER: a wrapper of the kinds below it */
+} child_rules[] = {
+    {SVD_DEVICE, SVD_TAG_CPU, SVD_CPU},
+    {SVD_DEVICE, SVD_TAG_PERIPHERALS, CHILD_WRAPPER},
+    {SVD_DEVICE, SVD_TAG_PERIPHERAL, SVD_PERIPH},
+    {SVD_PERIPH, SVD_TAG_REGISTERS, CHILD_WRAPPER},
+    {SVD_PERIPH, SVD_TAG_REGISTER, SVD_REG},
+    {SVD_PERIPH, SVD_TAG_CLUSTER, SVD_CLUSTER},
+    {SVD_PERIPH, SVD_TAG_INTERRUPT, SVD_INTERRUPT},
+    {SVD_PERIPH, SVD_TAG_ADDRESS_BLOCK, SVD_ADDR_BLOCK},
+    {SVD_CLUSTER, SVD_TAG_REGISTER, SVD_REG},
+    {SVD_CLUSTER, SVD_TAG_CLUSTER, SVD_CLUSTER},
+    {SVD_REG, SVD_TAG_FIELDS, CHILD_WRAPPER},
+    {SVD_REG, SVD_TAG_FIELD, SVD_FIELD},
+    {SVD_FIELD, SVD_TAG_ENUMERATED_VALUES, SVD_ENUMS},
+    {SVD_ENUMS, SVD_TAG_ENUMERATED_VALUE, SVD_VALUE},
+    /* the index names of a register, cluster or peripheral array */
+    {SVD_REG, SVD_TAG_DIM_ARRAY_INDEX, SVD_DIM_ENUM},
+    {SVD_CLUSTER, SVD_TAG_DIM_ARRAY_INDEX, SVD_DIM_ENUM},
+    {SVD_PERIPH, SVD_TAG_DIM_ARRAY_INDEX, SVD_DIM_ENUM},
+    {SVD_DIM_ENUM, SVD_TAG_ENUMERATED_VALUE, SVD_VALUE},
+};
+
+/* child_rules as a table by parent and tag, looked up once an element. */
+static void child_kinds_init(struct parser *p)
+{
+    for (size_t k = 0; k < SVD_KIND__COUNT; k++)
+        for (size_t t = 0; t < CHILD_TAGS; t++)
+            p->child_kinds[k][t] = CHILD_NONE;
+    for (size_t i = 0; i < ARRAY_SIZE(child_rules); i++)
+        p->child_kinds[child_rules[i].parent][child_rules[i].tag - CHILD_TAG_FIRST] =
+            (signed char)child_rules[i].kind;
+}
+
+/* The child kind an element of 'parent' makes, or -1; 'wrapper': its children are read instead. */
+static int child_kind(const struct parser *p, enum svd_kind parent, enum svd_tag tag,
+                      bool *wrapper)
+{
+    int kind = p->child_kinds[parent][tag - CHILD_TAG_FIRST];
+    *wrapper = kind == CHILD_WRAPPER;
+    return kind == CHILD_NONE ? -1 : kind;
 }
 
 /* What element 'name' is inside object 'o' (inside its wrapper 'in' when not NULL). */
@@ -195,10 +238,10 @@ static struct frame child_frame(struct parser *p, struct svd_node *o, const char
                                 const char *in, int nattrs, const xmlChar **attrs)
 {
     struct frame f = {.kind = F_SKIP, .o = o, .name = name, .pos = here(p)};
-    enum svd_tag tag = svd_tag_of(&p->tags, name);
+    enum svd_tag tag = tag_of(p, (const xmlChar *)name);
     bool wrapper = false;
     int t = tag <= SVD_TAG__TEXT_END ? (int)tag : -1;
-    int kind = t < 0 ? child_kind(o->kind, tag, &wrapper) : -1; /* a text makes no object */
+    int kind = t < 0 ? child_kind(p, o->kind, tag, &wrapper) : -1; /* a text makes no object */
     if (wrapper && !in) {
         f.kind = F_WRAPPER;
     } else if (kind >= 0 && !wrapper) {
@@ -230,12 +273,13 @@ static struct frame child_frame(struct parser *p, struct svd_node *o, const char
 static struct frame frame_in(struct parser *p, const struct frame *up, const char *name,
                              int nattrs, const xmlChar **attrs)
 {
+    if (up->kind == F_NODE || up->kind == F_WRAPPER)
+        return child_frame(p, up->o, name, up->kind == F_WRAPPER ? up->name : NULL, nattrs, attrs);
     struct frame f = {.kind = F_SKIP, .o = up->o, .name = name, .pos = here(p)};
     switch (up->kind) {
     case F_NODE:
-        return child_frame(p, up->o, name, NULL, nattrs, attrs);
     case F_WRAPPER:
-        return child_frame(p, up->o, name, up->name, nattrs, attrs);
+        return f; /* above */
     case F_WC:
         if (strcmp(name, "writeAsRead") == 0)
             f.kind = F_WC_TEXT, f.t = WC_PART_AS_READ;
@@ -339,12 +383,17 @@ static uint32_t line_at(const char *text, size_t off)
 }
 
 /* A DTD could declare entities (and expand them without bound): refused before parsing. One
- * pass over the '<'s; a <!DOCTYPE> anywhere is named before an <!ENTITY>. */
+ * pass over the '!'s (far fewer than the '<'s of every tag) for the "<!"s; a <!DOCTYPE> anywhere
+ * is named before an <!ENTITY>. */
 static bool refuse_dtd(struct parser *p, const char *text, size_t len)
 {
     static const char doctype[] = "<!DOCTYPE", entity[] = "<!ENTITY";
     const char *word = NULL, *at = NULL, *end = text + len;
-    for (const char *s = memchr(text, '<', len); s; s = memchr(s + 1, '<', (size_t)(end - s - 1))) {
+    for (const char *bang = memchr(text, '!', len); bang;
+         bang = memchr(bang + 1, '!', (size_t)(end - bang - 1))) {
+        if (bang == text || bang[-1] != '<')
+            continue;
+        const char *s = bang - 1;
         size_t left = (size_t)(end - s);
         if (left >= sizeof(doctype) - 1 && memcmp(s, doctype, sizeof(doctype) - 1) == 0) {
             word = doctype, at = s;
@@ -401,6 +450,7 @@ int svd_parse(struct svd_reader *rd, const char *text, size_t len)
         return -1;
     }
     svd_tags_init(&p.tags);
+    child_kinds_init(&p);
     int rc = parse_events(&p, text, len);
     if (rc == 0)
         diag_held_flush(&p.held, rd->dg, 0);

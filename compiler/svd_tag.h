@@ -4,6 +4,8 @@
  * svd_parse.c's walk matched every element's name against the names it
  * knows with a chain of strcmp (some 25 per element, a quarter of reading an
  * SVD file); the names are now keys of the one hash map (common/map.h).
+ * svd_parse.c asks only for a name it has not met yet in the file: it
+ * knows the names it has met by libxml2's pointers to them (tag_of()).
  */
 #ifndef REGC_SVD_TAG_H
 #define REGC_SVD_TAG_H
