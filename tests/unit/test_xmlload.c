@@ -655,6 +655,41 @@ static void test_positions_deep_in_a_big_file(void **state)
 }
 
 /*
+ * Start tags cut anywhere by the reads the scanner sees (libxml2 asks for
+ * some thousands of bytes at a time): 6,000 registers of three lines each
+ * (about 560 KB), their lengths varying by 0 to 12 bytes so that the edge
+ * of a read falls on every part of a tag in turn: in a name, on a quote,
+ * inside a value holding the other quote, a '>' and a newline, on the '>'.
+ * Each register's address is wrong at a column the test knows from the
+ * text it wrote, found in the raw tag only when all of the tag was kept.
+ */
+static void test_positions_at_every_read_edge(void **state)
+{
+    const char *path = tmp_path("edges.xml");
+    struct buf b = BUF_INIT, want = BUF_INIT;
+    const char *third = "      address=\"0x1Z\" width=\"8\"/>"; /* 'Z': column 19 */
+    buf_adds(&b, "<regspec name=\"t\" prefix=\"T\" version=\"1\">\n  <block name=\"b\">\n");
+    unsigned line = 3;
+    for (int i = 0; i < 6000; i++, line += 3) {
+        buf_addf(&b, "    <register name=\"R%d%.*s\" desc='one \"two\" > three\n", i, i % 13,
+                 "_____________");
+        buf_adds(&b, "four' space=\"msr\"\n");
+        buf_addf(&b, "%s\n", third);
+        buf_addf(&want, "%s:%u:19: error: invalid character 'Z' in number '0x1Z'\n", path,
+                 line + 2);
+    }
+    buf_adds(&b, "  </block>\n</regspec>\n");
+    write_file(path, b.s);
+    struct loaded l;
+    assert_null(load(&l, path));
+    assert_string_equal(l.dg.text.s, want.s);
+    unload(&l);
+    buf_release(&b);
+    buf_release(&want);
+    unlink(path);
+}
+
+/*
  * A file with a schema error reports only its schema errors, though the
  * streaming loader meets the bad number (line 3) before the unknown element
  * (line 4): what the model's construction found is dropped with the file.
@@ -930,6 +965,7 @@ int main(void)
         cmocka_unit_test(test_billion_laughs_is_quick),
         cmocka_unit_test(test_error_positions_in_multiline_tags),
         cmocka_unit_test(test_positions_deep_in_a_big_file),
+        cmocka_unit_test(test_positions_at_every_read_edge),
         cmocka_unit_test(test_schema_error_hides_value_errors),
         cmocka_unit_test(test_repeated_pmon_and_misc),
         cmocka_unit_test(test_rule_positions),
