@@ -650,29 +650,56 @@ static void check_attribute_groups(struct loader *ld, const struct xl_elem *n, c
     }
 }
 
-/* The attributes of element 'n', whose entry is 'e'. */
+/* The index in 'e' of attribute 'a' of the element being loaded; -1: none, or in a namespace. */
+static int attr_index_of(struct rfile *rf, const struct schema_elem *e, const struct xl_attr *a)
+{
+    if (a->uri)
+        return -1;
+    if (a->prefix) { /* "p:name", made for this start tag: no address to remember */
+        const struct schema_attr *at = schema_attr_find(e, a->name);
+        return at ? (int)(at - e->attrs) : -1;
+    }
+    return xl_attr_index(rf, e, a->name); /* libxml2's name, kept for the parse */
+}
+
+/*
+ * The attributes of element 'n' (the one being loaded), whose entry is 'e';
+ * they are kept by their index in 'e' for the handlers (rf->el_values).
+ */
 static void check_attributes(struct loader *ld, const struct xl_elem *n, const struct schema_elem *e)
 {
+    struct rfile *rf = ld->rf;
     uint64_t given = 0;
     bool unknown = false;
     for (size_t k = 0; k < n->nattrs; k++) {
         const struct xl_attr *a = &n->attrs[k];
-        const struct schema_attr *at = a->uri ? NULL : schema_attr_find(e, a->name);
-        if (at)
-            given |= UINT64_C(1) << (at - e->attrs);
-        unknown |= !at;
+        int i = attr_index_of(rf, e, a);
+        if (i >= 0 && !(given >> i & 1)) {
+            given |= UINT64_C(1) << i;
+            rf->el_values[i] = a->value;
+        }
+        unknown |= i < 0;
     }
+    rf->el_schema = e;
+    rf->el_given = given;
     uint64_t suggested = unknown ? check_unknown_attributes(ld, n, e, given) : 0;
-    for (size_t i = 0; i < e->nattrs; i++) {
+    /* in the order of the schema: listed values given, then required attributes missing */
+    uint64_t todo = (given & e->listed) | (e->required & ~given & ~suggested);
+    for (unsigned i = 0; todo; i++, todo >>= 1) {
+        if (!(todo & 1))
+            continue;
         const struct schema_attr *at = &e->attrs[i];
-        if (given >> i & 1 && at->values[0]) {
+        if (given >> i & 1)
             check_value(ld, n, at);
-        } else if (!(given >> i & 1) && at->required && !(suggested >> i & 1)) {
+        else
             schema_err(ld->rf, xl_pos_of(ld, n), "element '%s': missing attribute '%s'",
                        (const char *)n->name, at->name);
-        }
     }
-    if (e->ngroups)
+    uint64_t needed = 0;
+    uint64_t grouped = given & e->grouped;
+    for (unsigned i = 0; grouped; i++, grouped >>= 1)
+        needed |= grouped & 1 ? e->needs[i] : 0;
+    if (needed & ~given) /* an attribute of a group given without another: say which */
         check_attribute_groups(ld, n, e, given);
 }
 
@@ -1346,6 +1373,7 @@ static struct xl_elem *elem_of(struct rfile *rf, const xmlChar *localname, const
     el->attrs = rf->attrs;
     el->nattrs = n;
     el->line = 0;
+    rf->el_schema = NULL; /* until it is judged */
     return el;
 }
 
@@ -1464,6 +1492,7 @@ static bool read_events(struct loader *ld, struct rfile *rf, struct frame *at)
     w->collect = -1;
     w->limit_err = SIZE_MAX;
     rf->walk = w;
+    rf->memo = xcalloc(ATTR_MEMO_SIZE, sizeof(*rf->memo));
     xmlCtxtUseOptions(rf->ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES);
     bool complete = xmlParseDocument(rf->ctxt) == 0 && rf->ctxt->wellFormed && !w->gone;
     if (w->limit_err != SIZE_MAX && rf->fatal.n > 1) /* libxml2 says what is wrong */
@@ -1472,6 +1501,9 @@ static bool read_events(struct loader *ld, struct rfile *rf, struct frame *at)
     rf->ctxt = NULL;
     free(w);
     rf->walk = NULL;
+    free(rf->memo);
+    rf->memo = NULL;
+    rf->el_schema = NULL;
     return complete;
 }
 

@@ -24,6 +24,7 @@
 #include "diag.h"
 #include "expr.h"
 #include "xmlload.h"
+#include "xmlload_int.h"
 
 #include "tmpdir.h"
 
@@ -946,6 +947,61 @@ static void test_schema_shape_refused(void **state)
     diag_release(&dg);
 }
 
+/*
+ * xl_attr_index() remembers an attribute's index by the addresses of its
+ * name and of the element's schema entry, in a table of ATTR_MEMO_SIZE
+ * entries: 60 elements of 64 attributes (x0 to x63, element k holding xi
+ * at index (i - k) mod 64) make 3,840 keys, about as many as the table
+ * holds, so keys collide and replace each other, and one name's address
+ * comes with every element. Each look-up, of a name given or not, must give
+ * that element's own index, known from the order written.
+ */
+static void test_attr_index_remembered(void **state)
+{
+    enum { ELEMS = 60, ATTRS = 64 };
+    struct buf rng = BUF_INIT;
+    buf_adds(&rng, "<grammar xmlns='http://relaxng.org/ns/structure/1.0'><start><choice>");
+    for (int k = 0; k < ELEMS; k++) {
+        buf_addf(&rng, "<element name='e%d'>", k);
+        for (int p = 0; p < ATTRS; p++)
+            buf_addf(&rng, "<attribute name='x%d'/>", (p + k) % ATTRS);
+        buf_adds(&rng, "<empty/></element>");
+    }
+    buf_adds(&rng, "</choice></start></grammar>");
+    struct diag dg;
+    diag_init(&dg, NULL);
+    struct xmlload_schema *sc = xmlload_schema_from(rng.s, rng.len, &dg);
+    assert_non_null(sc);
+    const struct schema_elem *elems[ELEMS];
+    for (int k = 0; k < ELEMS; k++) {
+        char name[16];
+        snprintf(name, sizeof(name), "e%d", k);
+        elems[k] = schema_elem_find(sc, name);
+        assert_non_null(elems[k]);
+    }
+    char names[ATTRS + 1][16]; /* x0 to x63, then y: no element has it */
+    for (int i = 0; i < ATTRS; i++)
+        snprintf(names[i], sizeof(names[i]), "x%d", i);
+    snprintf(names[ATTRS], sizeof(names[ATTRS]), "y");
+    struct rfile *rf = calloc(1, sizeof(*rf));
+    assert_non_null(rf);
+    rf->memo = calloc(ATTR_MEMO_SIZE, sizeof(*rf->memo));
+    assert_non_null(rf->memo);
+    unsigned wrong = 0;
+    for (int round = 0; round < 3; round++) /* the first fills the table, the others find it */
+        for (int k = 0; k < ELEMS; k++)
+            for (int i = 0; i <= ATTRS; i++) {
+                int want = i < ATTRS ? (i - k + ATTRS) % ATTRS : -1;
+                wrong += xl_attr_index(rf, elems[k], names[i]) != want;
+            }
+    assert_int_equal(wrong, 0);
+    free(rf->memo);
+    free(rf);
+    xmlload_schema_free(sc);
+    diag_release(&dg);
+    buf_release(&rng);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -972,6 +1028,7 @@ int main(void)
         cmocka_unit_test(test_values_and_text),
         cmocka_unit_test(test_schema_reused),
         cmocka_unit_test(test_schema_shape_refused),
+        cmocka_unit_test(test_attr_index_remembered),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }
