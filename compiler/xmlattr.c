@@ -139,22 +139,57 @@ void xl_report_repeated(struct loader *ld, const struct xl_elem *n, struct srcpo
 }
 
 /*
- * Attribute 'name' of 'n' (not in a namespace), or NULL when absent;
- * copied into the arena when 'keep', else borrowed (valid while 'n' is
- * loaded: for values parsed or folded at once, a million registers'
- * numbers are not kept twice).
+ * A look-up by address in a small table, the search through e's attributes
+ * done once per name: an element's attributes are looked up some ten
+ * times each (its check, its handler), most of them absent.
  */
-static const char *attr_value(struct loader *ld, const struct xl_elem *n, const char *name,
-                              bool keep)
+static inline int attr_index(struct rfile *rf, const struct schema_elem *e, const char *name)
+{
+    uint64_t key = (uint64_t)(uintptr_t)name ^ (uint64_t)(uintptr_t)e << 7;
+    struct attr_memo *m = &rf->memo[key * UINT64_C(0x9E3779B97F4A7C15) >> (64 - ATTR_MEMO_BITS)];
+    if (m->e != e || m->name != name) {
+        const struct schema_attr *at = schema_attr_find(e, name);
+        *m = (struct attr_memo){e, name, at ? (int)(at - e->attrs) : -1};
+    }
+    return m->index;
+}
+
+int xl_attr_index(struct rfile *rf, const struct schema_elem *e, const char *name)
+{
+    return attr_index(rf, e, name);
+}
+
+/* Attribute 'name' of 'n' (not in a namespace), searched for; NULL when absent. */
+static const char *attr_search(const struct xl_elem *n, const char *name)
 {
     for (size_t i = 0; i < n->nattrs; i++) {
         const struct xl_attr *at = &n->attrs[i];
         /* the first byte first: most of an element's attributes differ there */
         if (at->uri || at->name[0] != name[0] || strcmp(at->name, name) != 0)
             continue;
-        return keep ? arena_strdup(ld->a, at->value) : at->value;
+        return at->value;
     }
     return NULL; /* no DTD (the scanner refuses one) gives defaults to look for */
+}
+
+/*
+ * Attribute 'name' of 'n' (not in a namespace), or NULL when absent;
+ * copied into the arena when 'keep', else borrowed (valid while 'n' is
+ * loaded: for values parsed or folded at once, a million registers'
+ * numbers are not kept twice). The element being loaded, once judged,
+ * has its attributes by their index in its schema entry.
+ */
+static inline const char *attr_value(struct loader *ld, const struct xl_elem *n, const char *name,
+                                     bool keep)
+{
+    struct rfile *rf = ld->rf;
+    const char *v;
+    int i = n == &rf->el && rf->el_schema ? attr_index(rf, rf->el_schema, name) : -1;
+    if (i >= 0)
+        v = rf->el_given >> i & 1 ? rf->el_values[i] : NULL;
+    else
+        v = attr_search(n, name); /* not judged, or a name its entry lacks */
+    return v && keep ? arena_strdup(ld->a, v) : v;
 }
 
 bool xl_has(const struct xl_elem *n, const char *name)

@@ -86,19 +86,60 @@ static void scan_release(struct scan *sc)
 
 static void scan_keepn(struct scan *sc, const char *s, size_t n)
 {
-    if (sc->len + n > sc->cap) /* no call for each piece of a tag (some ten a tag) */
+    if (sc->len + n > sc->cap) /* no call for each tag */
         sc->buf = xgrow(sc->buf, &sc->cap, sc->len + n, 1);
     memcpy(sc->buf + sc->len, s, n);
     sc->len += n;
 }
 
-/* Counts the newlines of s[from, to) (offsets in the chunk that starts at sc->off). */
-static void scan_lines(struct scan *sc, const char *s, size_t from, size_t to)
+/* A newline at offset i of the chunk that starts at sc->off. */
+static void scan_newline(struct scan *sc, size_t i)
 {
-    for (const char *p = s + from; (p = memchr(p, '\n', (size_t)(s + to - p))) != NULL; p++) {
-        sc->line++;
-        sc->line_start = sc->off + (size_t)(p - s) + 1;
+    sc->line++;
+    sc->line_start = sc->off + i + 1;
+}
+
+/*
+ * The bytes each fast state of the scanner stops at (a bit per state): in
+ * text a '<'; in a start tag a quote or its '>'; in a quoted value its
+ * quote; in an end tag its '>'; everywhere a newline, to count lines.
+ */
+enum { STOP_TEXT = 1, STOP_STAG = 2, STOP_DQUOTE = 4, STOP_SQUOTE = 8, STOP_ETAG = 16 };
+
+static const unsigned char scan_stops[256] = {
+    ['\n'] = STOP_TEXT | STOP_STAG | STOP_DQUOTE | STOP_SQUOTE | STOP_ETAG,
+    ['<'] = STOP_TEXT,
+    ['>'] = STOP_STAG | STOP_ETAG,
+    ['"'] = STOP_STAG | STOP_DQUOTE,
+    ['\''] = STOP_STAG | STOP_SQUOTE,
+};
+
+/*
+ * The first byte of s[i, n) that state 'bit' stops at; n when none. Four
+ * bytes are tested at once: one memchr() a piece of a start tag and another
+ * for its newlines cost more than the bytes themselves (short values).
+ */
+static inline size_t scan_to_stop(const char *s, size_t i, size_t n, unsigned bit)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    while (n - i >= 4) {
+        unsigned four = scan_stops[u[i]] | scan_stops[u[i + 1]] | scan_stops[u[i + 2]] |
+                        scan_stops[u[i + 3]];
+        if (four & bit)
+            break;
+        i += 4;
     }
+    while (i < n && !(scan_stops[u[i]] & bit))
+        i++;
+    return i;
+}
+
+/* scan_to_stop() past the newlines it stops at, counted: the first other stop, or n. */
+static inline size_t scan_past_lines(struct scan *sc, const char *s, size_t i, size_t n, unsigned bit)
+{
+    while ((i = scan_to_stop(s, i, n, bit)) < n && s[i] == '\n')
+        scan_newline(sc, i++);
+    return i;
 }
 
 static void scan_push(struct scan *sc)
@@ -135,47 +176,55 @@ static size_t scan(struct rfile *rf, const char *s, size_t n)
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
         if (sc->state == S_TEXT) { /* most bytes: skip to the next '<' */
-            const char *lt = memchr(s + i, '<', n - i);
-            size_t end = lt ? (size_t)(lt - s) : n;
-            scan_lines(sc, s, i, end);
-            if (!lt)
+            i = scan_past_lines(sc, s, i, n, STOP_TEXT);
+            if (i == n)
                 break;
-            i = end;
             sc->lt_line = sc->line;
             sc->lt_col = (uint32_t)(sc->off + i - sc->line_start + 1);
             sc->state = S_LT;
             sc->prev = '<';
             continue;
         }
-        if (sc->state == S_STAG || sc->state == S_QUOTE) { /* a start tag: to its end or a quote */
-            size_t j = i;
-            if (sc->state == S_QUOTE) {
-                const char *q = memchr(s + i, sc->quote, n - i);
-                j = q ? (size_t)(q - s) : n;
-            } else {
-                while (j < n && s[j] != '"' && s[j] != '\'' && s[j] != '>')
-                    j++;
+        if (sc->state == S_STAG || sc->state == S_QUOTE) { /* a start tag: to its '>' */
+            size_t from = i; /* this chunk's part of the tag, kept in one piece */
+            for (;;) {
+                unsigned bit = sc->state == S_STAG ? STOP_STAG
+                               : sc->quote == '"'  ? STOP_DQUOTE
+                                                   : STOP_SQUOTE;
+                i = scan_past_lines(sc, s, i, n, bit);
+                if (i == n)
+                    break;
+                c = s[i];
+                if (sc->state == S_QUOTE) {
+                    sc->state = S_STAG;
+                } else if (c == '>') {
+                    break;
+                } else {
+                    sc->quote = c;
+                    sc->state = S_QUOTE;
+                }
+                i++;
             }
-            scan_lines(sc, s, i, j);
-            scan_keepn(sc, s + i, j < n ? j + 1 - i : n - i);
-            if (j == n) {
+            if (i == n) {
+                scan_keepn(sc, s + from, n - from);
                 sc->prev = s[n - 1];
                 break;
             }
-            i = j;
-            c = s[j];
-            if (sc->state == S_QUOTE) {
-                sc->state = S_STAG;
-            } else if (c == '>') {
-                scan_push(sc);
-                sc->depth += sc->buf[sc->len - 2] != '/';
-                sc->root_seen = true;
-                sc->state = S_TEXT;
-            } else {
-                sc->quote = c;
-                sc->state = S_QUOTE;
-            }
-            sc->prev = c;
+            scan_keepn(sc, s + from, i + 1 - from);
+            scan_push(sc);
+            sc->depth += sc->buf[sc->len - 2] != '/';
+            sc->root_seen = true;
+            sc->state = S_TEXT;
+            sc->prev = '>';
+            continue;
+        }
+        if (sc->state == S_ETAG) { /* an end tag: to its '>' */
+            i = scan_past_lines(sc, s, i, n, STOP_ETAG);
+            if (i == n)
+                break;
+            sc->depth -= sc->depth > 0;
+            sc->state = S_TEXT;
+            sc->prev = '>';
             continue;
         }
         if (c == '\n') {
@@ -202,8 +251,8 @@ static size_t scan(struct rfile *rf, const char *s, size_t n)
                     return scan_refuse(rf, i, at, DIAG_XML_LIMIT, msg);
                 }
                 sc->cur = (struct tagrec){sc->lt_line, sc->lt_col, sc->len, 0};
-                scan_keepn(sc, "<", 1); /* the '<' may have been in the last chunk */
-                scan_keepn(sc, &c, 1);
+                char lt_c[2] = {'<', c}; /* the '<' may have been in the last chunk */
+                scan_keepn(sc, lt_c, 2);
                 sc->state = c == '>' ? S_TEXT : S_STAG;
                 if (c == '>')
                     scan_push(sc); /* "<>": libxml2 reports it */
@@ -211,12 +260,7 @@ static size_t scan(struct rfile *rf, const char *s, size_t n)
             break;
         case S_STAG: /* handled above */
         case S_QUOTE:
-            break;
         case S_ETAG:
-            if (c == '>') {
-                sc->depth -= sc->depth > 0;
-                sc->state = S_TEXT;
-            }
             break;
         case S_PI:
             if (c == '>' && sc->prev == '?')
@@ -606,29 +650,56 @@ static void check_attribute_groups(struct loader *ld, const struct xl_elem *n, c
     }
 }
 
-/* The attributes of element 'n', whose entry is 'e'. */
+/* The index in 'e' of attribute 'a' of the element being loaded; -1: none, or in a namespace. */
+static int attr_index_of(struct rfile *rf, const struct schema_elem *e, const struct xl_attr *a)
+{
+    if (a->uri)
+        return -1;
+    if (a->prefix) { /* "p:name", made for this start tag: no address to remember */
+        const struct schema_attr *at = schema_attr_find(e, a->name);
+        return at ? (int)(at - e->attrs) : -1;
+    }
+    return xl_attr_index(rf, e, a->name); /* libxml2's name, kept for the parse */
+}
+
+/*
+ * The attributes of element 'n' (the one being loaded), whose entry is 'e';
+ * they are kept by their index in 'e' for the handlers (rf->el_values).
+ */
 static void check_attributes(struct loader *ld, const struct xl_elem *n, const struct schema_elem *e)
 {
+    struct rfile *rf = ld->rf;
     uint64_t given = 0;
     bool unknown = false;
     for (size_t k = 0; k < n->nattrs; k++) {
         const struct xl_attr *a = &n->attrs[k];
-        const struct schema_attr *at = a->uri ? NULL : schema_attr_find(e, a->name);
-        if (at)
-            given |= UINT64_C(1) << (at - e->attrs);
-        unknown |= !at;
+        int i = attr_index_of(rf, e, a);
+        if (i >= 0 && !(given >> i & 1)) {
+            given |= UINT64_C(1) << i;
+            rf->el_values[i] = a->value;
+        }
+        unknown |= i < 0;
     }
+    rf->el_schema = e;
+    rf->el_given = given;
     uint64_t suggested = unknown ? check_unknown_attributes(ld, n, e, given) : 0;
-    for (size_t i = 0; i < e->nattrs; i++) {
+    /* in the order of the schema: listed values given, then required attributes missing */
+    uint64_t todo = (given & e->listed) | (e->required & ~given & ~suggested);
+    for (unsigned i = 0; todo; i++, todo >>= 1) {
+        if (!(todo & 1))
+            continue;
         const struct schema_attr *at = &e->attrs[i];
-        if (given >> i & 1 && at->values[0]) {
+        if (given >> i & 1)
             check_value(ld, n, at);
-        } else if (!(given >> i & 1) && at->required && !(suggested >> i & 1)) {
+        else
             schema_err(ld->rf, xl_pos_of(ld, n), "element '%s': missing attribute '%s'",
                        (const char *)n->name, at->name);
-        }
     }
-    if (e->ngroups)
+    uint64_t needed = 0;
+    uint64_t grouped = given & e->grouped;
+    for (unsigned i = 0; grouped; i++, grouped >>= 1)
+        needed |= grouped & 1 ? e->needs[i] : 0;
+    if (needed & ~given) /* an attribute of a group given without another: say which */
         check_attribute_groups(ld, n, e, given);
 }
 
@@ -1302,6 +1373,7 @@ static struct xl_elem *elem_of(struct rfile *rf, const xmlChar *localname, const
     el->attrs = rf->attrs;
     el->nattrs = n;
     el->line = 0;
+    rf->el_schema = NULL; /* until it is judged */
     return el;
 }
 
@@ -1420,6 +1492,7 @@ static bool read_events(struct loader *ld, struct rfile *rf, struct frame *at)
     w->collect = -1;
     w->limit_err = SIZE_MAX;
     rf->walk = w;
+    rf->memo = xcalloc(ATTR_MEMO_SIZE, sizeof(*rf->memo));
     xmlCtxtUseOptions(rf->ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES);
     bool complete = xmlParseDocument(rf->ctxt) == 0 && rf->ctxt->wellFormed && !w->gone;
     if (w->limit_err != SIZE_MAX && rf->fatal.n > 1) /* libxml2 says what is wrong */
@@ -1428,6 +1501,9 @@ static bool read_events(struct loader *ld, struct rfile *rf, struct frame *at)
     rf->ctxt = NULL;
     free(w);
     rf->walk = NULL;
+    free(rf->memo);
+    rf->memo = NULL;
+    rf->el_schema = NULL;
     return complete;
 }
 

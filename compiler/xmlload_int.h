@@ -102,6 +102,21 @@ struct valid_state {
     struct srcpos once_at[SCHEMA_MAX_ONCE];    /* where each child allowed once was first */
 };
 
+/*
+ * An attribute name's index in an element's schema entry, remembered by the
+ * addresses of both (xmlattr.c, xl_attr_index()): the names looked up are
+ * libxml2's, one string a name for the whole parse (its dictionary), and
+ * strings as lasting (the handlers' literals, the schema's names), so an
+ * address stands for its name until the file ends, when the table goes.
+ */
+struct attr_memo {
+    const struct schema_elem *e;
+    const char *name;
+    int index; /* in e->attrs; -1: e has no such attribute */
+};
+
+enum { ATTR_MEMO_BITS = 12, ATTR_MEMO_SIZE = 1 << ATTR_MEMO_BITS };
+
 /* One file: the spec or an include. */
 struct lfile {
     const char *path;    /* as diagnostics print it; owned by the arena */
@@ -134,6 +149,12 @@ struct rfile {
     size_t attrs_cap;
     struct buf strs;           /* the text el and its attributes point into */
     struct tagrec tag;         /* its start tag (tag.len 0: unknown) */
+    /* el's attributes by their index in its schema entry, set when el is judged (xmlload.c,
+     * check_attributes()): a handler's look-up is then a bit, not a search. */
+    const struct schema_elem *el_schema; /* NULL: el not judged (its attributes are searched) */
+    uint64_t el_given;                   /* the entry's attributes el has (not in a namespace) */
+    const char *el_values[SCHEMA_MAX_ATTRS]; /* their values */
+    struct attr_memo *memo;    /* ATTR_MEMO_SIZE entries while the file is parsed; xcalloc'd */
     const char *wrong_root;    /* the root element, when it is not the one expected */
     struct srcpos wrong_root_pos;
 };
@@ -161,6 +182,9 @@ void xl_report(struct loader *ld, enum diag_code code, struct srcpos pos, const 
     __attribute__((format(printf, 4, 5)));
 void xl_note(struct loader *ld, struct srcpos pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The index of attribute 'name' in schema entry 'e' (-1: none); 'name' must keep its text
+ * while the file is read (struct attr_memo). */
+int xl_attr_index(struct rfile *rf, const struct schema_elem *e, const char *name);
 struct srcpos xl_pos_of(struct loader *ld, const struct xl_elem *n);
 struct srcpos xl_attr_pos(struct loader *ld, const struct xl_elem *n, const char *name);
 struct srcpos xl_value_pos(struct loader *ld, const struct xl_elem *n, const char *name, size_t off);
@@ -168,6 +192,8 @@ struct srcpos xl_value_pos(struct loader *ld, const struct xl_elem *n, const cha
 void xl_report_repeated(struct loader *ld, const struct xl_elem *n, struct srcpos first);
 void xl_report_value(struct loader *ld, const struct xl_elem *n, const char *attr,
                      const struct value_error *err);
+/* Attribute 'name' of 'n' (not in a namespace), copied into the arena; NULL: absent. 'name'
+ * keeps its text while the file is read (a literal; struct attr_memo). */
 const char *xl_get(struct loader *ld, const struct xl_elem *n, const char *name);
 /* The same, borrowed: valid while 'n' is loaded (parse or copy it at once). */
 const char *xl_peek(struct loader *ld, const struct xl_elem *n, const char *name);

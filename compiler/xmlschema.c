@@ -243,11 +243,27 @@ static void rng_elements(struct rng *r, xmlNode *n)
     }
 }
 
-/* Each child's entry, now that every element has one. */
+/* The bits of element e's attributes (struct schema_elem), from what they say one by one. */
+static void attr_masks(struct schema_elem *e)
+{
+    for (size_t i = 0; i < e->nattrs; i++) {
+        const struct schema_attr *at = &e->attrs[i];
+        uint64_t bit = UINT64_C(1) << i;
+        e->required |= at->required ? bit : 0;
+        e->listed |= at->values[0] ? bit : 0;
+        e->grouped |= at->group ? bit : 0;
+        for (unsigned g = at->group; g; g = e->group_parent[g])
+            for (size_t k = 0; k < e->nattrs; k++)
+                e->needs[i] |= e->attrs[k].group == g ? UINT64_C(1) << k : 0;
+    }
+}
+
+/* Each child's entry, now that every element has one; each element's attribute bits. */
 static void rng_link(struct rng *r)
 {
     struct xmlload_schema *sc = r->sc;
     for (size_t i = 0; i < sc->nelems; i++) {
+        attr_masks(&sc->elems[i]);
         for (size_t k = 0; k < sc->elems[i].nchildren; k++) {
             struct schema_child *ch = &sc->elems[i].children[k];
             const struct schema_elem *e = schema_elem_find(sc, ch->name);

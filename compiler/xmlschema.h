@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum {
     SCHEMA_MAX_ATTRS = 64,    /* an element's attributes: one bit each while it is checked */
@@ -51,6 +52,12 @@ struct schema_elem {
     size_t nchildren;
     unsigned nonce; /* children that may appear once */
     bool text;      /* it may contain text */
+    /* The same, a bit per attribute (index in attrs), for the checks of every element: */
+    uint64_t required; /* attributes it requires */
+    uint64_t listed;   /* attributes whose values the schema lists */
+    uint64_t grouped;  /* attributes in a group */
+    uint64_t needs[SCHEMA_MAX_ATTRS]; /* given attribute i, those its group and the groups
+                                         holding it make required */
 };
 
 /* The table (xmlload.h). */

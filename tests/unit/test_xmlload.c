@@ -656,6 +656,41 @@ static void test_positions_deep_in_a_big_file(void **state)
 }
 
 /*
+ * Start tags cut anywhere by the reads the scanner sees (libxml2 asks for
+ * some thousands of bytes at a time): 6,000 registers of three lines each
+ * (about 560 KB), their lengths varying by 0 to 12 bytes so that the edge
+ * of a read falls on every part of a tag in turn: in a name, on a quote,
+ * inside a value holding the other quote, a '>' and a newline, on the '>'.
+ * Each register's address is wrong at a column the test knows from the
+ * text it wrote, found in the raw tag only when all of the tag was kept.
+ */
+static void test_positions_at_every_read_edge(void **state)
+{
+    const char *path = tmp_path("edges.xml");
+    struct buf b = BUF_INIT, want = BUF_INIT;
+    const char *third = "      address=\"0x1Z\" width=\"8\"/>"; /* 'Z': column 19 */
+    buf_adds(&b, "<regspec name=\"t\" prefix=\"T\" version=\"1\">\n  <block name=\"b\">\n");
+    unsigned line = 3;
+    for (int i = 0; i < 6000; i++, line += 3) {
+        buf_addf(&b, "    <register name=\"R%d%.*s\" desc='one \"two\" > three\n", i, i % 13,
+                 "_____________");
+        buf_adds(&b, "four' space=\"msr\"\n");
+        buf_addf(&b, "%s\n", third);
+        buf_addf(&want, "%s:%u:19: error: invalid character 'Z' in number '0x1Z'\n", path,
+                 line + 2);
+    }
+    buf_adds(&b, "  </block>\n</regspec>\n");
+    write_file(path, b.s);
+    struct loaded l;
+    assert_null(load(&l, path));
+    assert_string_equal(l.dg.text.s, want.s);
+    unload(&l);
+    buf_release(&b);
+    buf_release(&want);
+    unlink(path);
+}
+
+/*
  * A file with a schema error reports only its schema errors, though the
  * streaming loader meets the bad number (line 3) before the unknown element
  * (line 4): what the model's construction found is dropped with the file.
@@ -961,6 +996,61 @@ static void test_derive_walk_linear(void **state)
                  half, full);
 }
 
+/*
+ * xl_attr_index() remembers an attribute's index by the addresses of its
+ * name and of the element's schema entry, in a table of ATTR_MEMO_SIZE
+ * entries: 60 elements of 64 attributes (x0 to x63, element k holding xi
+ * at index (i - k) mod 64) make 3,840 keys, about as many as the table
+ * holds, so keys collide and replace each other, and one name's address
+ * comes with every element. Each look-up, of a name given or not, must give
+ * that element's own index, known from the order written.
+ */
+static void test_attr_index_remembered(void **state)
+{
+    enum { ELEMS = 60, ATTRS = 64 };
+    struct buf rng = BUF_INIT;
+    buf_adds(&rng, "<grammar xmlns='http://relaxng.org/ns/structure/1.0'><start><choice>");
+    for (int k = 0; k < ELEMS; k++) {
+        buf_addf(&rng, "<element name='e%d'>", k);
+        for (int p = 0; p < ATTRS; p++)
+            buf_addf(&rng, "<attribute name='x%d'/>", (p + k) % ATTRS);
+        buf_adds(&rng, "<empty/></element>");
+    }
+    buf_adds(&rng, "</choice></start></grammar>");
+    struct diag dg;
+    diag_init(&dg, NULL);
+    struct xmlload_schema *sc = xmlload_schema_from(rng.s, rng.len, &dg);
+    assert_non_null(sc);
+    const struct schema_elem *elems[ELEMS];
+    for (int k = 0; k < ELEMS; k++) {
+        char name[16];
+        snprintf(name, sizeof(name), "e%d", k);
+        elems[k] = schema_elem_find(sc, name);
+        assert_non_null(elems[k]);
+    }
+    char names[ATTRS + 1][16]; /* x0 to x63, then y: no element has it */
+    for (int i = 0; i < ATTRS; i++)
+        snprintf(names[i], sizeof(names[i]), "x%d", i);
+    snprintf(names[ATTRS], sizeof(names[ATTRS]), "y");
+    struct rfile *rf = calloc(1, sizeof(*rf));
+    assert_non_null(rf);
+    rf->memo = calloc(ATTR_MEMO_SIZE, sizeof(*rf->memo));
+    assert_non_null(rf->memo);
+    unsigned wrong = 0;
+    for (int round = 0; round < 3; round++) /* the first fills the table, the others find it */
+        for (int k = 0; k < ELEMS; k++)
+            for (int i = 0; i <= ATTRS; i++) {
+                int want = i < ATTRS ? (i - k + ATTRS) % ATTRS : -1;
+                wrong += xl_attr_index(rf, elems[k], names[i]) != want;
+            }
+    assert_int_equal(wrong, 0);
+    free(rf->memo);
+    free(rf);
+    xmlload_schema_free(sc);
+    diag_release(&dg);
+    buf_release(&rng);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -980,6 +1070,7 @@ int main(void)
         cmocka_unit_test(test_billion_laughs_is_quick),
         cmocka_unit_test(test_error_positions_in_multiline_tags),
         cmocka_unit_test(test_positions_deep_in_a_big_file),
+        cmocka_unit_test(test_positions_at_every_read_edge),
         cmocka_unit_test(test_schema_error_hides_value_errors),
         cmocka_unit_test(test_repeated_pmon_and_misc),
         cmocka_unit_test(test_rule_positions),
@@ -987,6 +1078,7 @@ int main(void)
         cmocka_unit_test(test_schema_reused),
         cmocka_unit_test(test_schema_shape_refused),
         cmocka_unit_test(test_derive_walk_linear),
+        cmocka_unit_test(test_attr_index_remembered),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }
