@@ -330,7 +330,7 @@ static void register_el(struct arena *a, struct el *p, const struct derive_tree 
     attr(a, &e, "index-names", index_names(a, r));
     dim_attrs(a, &e, model_reg_ext(r)->dim_of, prev ? model_reg_ext(prev)->dim_of : NULL);
     attr(a, &e, "cluster", model_reg_ext(r)->cluster ? model_cluster_path(a, model_reg_ext(r)->cluster) : NULL);
-    attr(a, &e, "alternate", model_reg_ext(r)->alternate);
+    attr(a, &e, "alternate", model_reg_own_alternate(r)); /* not its cluster's: that one says it */
     attr(a, &e, "alternate-group", model_block_alt_group(b, r));
     attr(a, &e, "protection", model_reg_ext(r)->protection);
     attr(a, &e, "display-name", model_reg_ext(r)->display_name);

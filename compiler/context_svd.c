@@ -491,9 +491,7 @@ static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char
     SET(a, o, "display_name", str_or_null(a, x->display_name));
     SET(a, o, "desc", str_or_null(a, r->desc));
     SET(a, o, "derived_from", str_or_null(a, derived_from_written(r) ? x->derived_from : NULL));
-    const char *alt = x->alternate && !(x->cluster && x->alternate == x->cluster->alternate)
-                          ? x->alternate
-                          : NULL;
+    const char *alt = model_reg_own_alternate(r);
     /* alternateGroup or alternateRegister (the schema's choice): the SVD reader takes the group
      * as the alternate when no register is named */
     const char *group = r->block ? model_block_alt_group(r->block, r) : NULL;

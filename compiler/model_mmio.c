@@ -93,6 +93,21 @@ void model_reg_set_cluster(struct arena *a, struct model_reg *r, struct model_cl
         x->cluster = c;
 }
 
+const char *model_cluster_alternate(const struct model_cluster *c)
+{
+    for (; c; c = c->parent)
+        if (c->alternate)
+            return c->alternate;
+    return NULL;
+}
+
+const char *model_reg_own_alternate(const struct model_reg *r)
+{
+    const struct model_reg_ext *x = model_reg_ext(r);
+    return x->alternate && x->alternate != model_cluster_alternate(x->cluster) ? x->alternate
+                                                                                : NULL;
+}
+
 void model_block_add_alt_group(struct arena *a, struct model_block *b, const struct model_reg *r,
                                const char *group)
 {

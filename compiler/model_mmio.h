@@ -24,6 +24,14 @@ void model_reg_set_index_names(struct arena *a, struct model_reg *r, const char 
 void model_reg_set_array_index(struct arena *a, struct model_reg *r,
                                const struct model_array_index *ix);
 void model_reg_set_cluster(struct arena *a, struct model_reg *r, struct model_cluster *c);
+/*
+ * The alternate cluster 'c' or one holding it declares (SVD alternateCluster; a regspec
+ * <cluster alternate=>), innermost first, or NULL: its registers take it as theirs, as an SVD
+ * reader gives them (svd_model.c's alternate_of), unless they declare one of their own.
+ */
+const char *model_cluster_alternate(const struct model_cluster *c);
+/* The alternate register 'r' declares itself, or NULL: not the one it takes from its cluster. */
+const char *model_reg_own_alternate(const struct model_reg *r);
 /* Register 'r' of block 'b' is in SVD's alternateGroup 'group' (svdconv names it REG_GROUP). */
 void model_block_add_alt_group(struct arena *a, struct model_block *b, const struct model_reg *r,
                                const char *group);

@@ -899,10 +899,7 @@ static const char *alternate_of(const struct svd_node *n, const struct model_clu
         return n->text[SVD_T_ALT_REG];
     if (n->text[SVD_T_ALT_GROUP])
         return n->text[SVD_T_ALT_GROUP];
-    for (; c; c = c->parent)
-        if (c->alternate)
-            return c->alternate;
-    return NULL;
+    return model_cluster_alternate(c);
 }
 
 /*

@@ -300,11 +300,14 @@ void xl_mmio_register(struct loader *ld, const struct xl_elem *n, struct model_r
                                derived_pos(ld, n));
     model_reg_set_dim_of(ld->a, r, same_list(ld, n, prev_reg_dim_of(r)));
     load_index_names(ld, n, r);
-    if (xl_peek(ld, n, "cluster"))
-        model_reg_set_cluster(ld->a, r,
-                              cluster_ref(ld, n, "cluster", r->block,
-                                          arena_printf(ld->a, "register '%s'",
-                                                       r->written_name ? r->written_name : "?")));
+    if (xl_peek(ld, n, "cluster")) {
+        struct model_cluster *c =
+            cluster_ref(ld, n, "cluster", r->block,
+                        arena_printf(ld->a, "register '%s'", r->written_name ? r->written_name : "?"));
+        model_reg_set_cluster(ld->a, r, c);
+        if (!model_reg_ext(r)->alternate) /* its cluster's alternate=, as an SVD reader gives it */
+            model_reg_set_alternate(ld->a, r, model_cluster_alternate(c));
+    }
     const char *svd_name = xl_get(ld, n, "svd-name");
     if (svd_name)
         r->written_name = svd_name;
