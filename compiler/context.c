@@ -25,15 +25,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A name made by def_add(): c_mdef names are padded but do not set the width. */
+/*
+ * A name def_add() promised: its text (stem + suffix) is written by align_defs()
+ * once the scope's width is known. c_mdef names are padded but do not set the width.
+ */
 struct def_ref {
-    struct dt *name; /* borrowed: owned by the tree being built */
+    struct dt *name;    /* borrowed: owned by the tree being built; no text yet */
+    const char *stem;   /* borrowed: the tree's arena or the model */
+    const char *suffix; /* a string literal */
+    uint32_t ns, nx;    /* their lengths */
     bool mdef;
 };
 
 struct ctx {
     struct arena *a;      /* the tree's: values, names and formatted strings */
     const char *prefix;   /* as given or the spec's */
+    struct arena *keep;   /* outlives every tree 'a' holds (ctx_init()) */
+    const char *c_prefix; /* 'prefix' upper-cased, made once, in 'keep' */
+    const char **source_lines; /* source_line() of each of s->sources, NULL until made; in 'keep' */
     struct def_ref *defs; /* every name made so far, in order; owned (xmalloc) */
     size_t ndefs, defs_cap;
     bool table_keys; /* context_options.annotate given: the tables' t_* keys made here too */
@@ -185,12 +194,15 @@ struct def_scope {
     const char *stem; /* borrowed */
     size_t ns;        /* strlen(stem) */
     bool mdef;
+    struct dt *vals;  /* room for the names' values, made at once: 'nvals' left */
+    uint32_t nvals;
 };
 
 static struct def_scope defs(struct ctx *c, struct dt *o, struct dt_key key, const char *stem,
                              bool mdef, uint32_t n)
 {
-    struct def_scope d = {dt_obj_n(c->a, n), stem, strlen(stem), mdef};
+    struct def_scope d = {dt_obj_n(c->a, n), stem, strlen(stem), mdef,
+                          arena_alloc(c->a, n * sizeof(struct dt)), n};
     dt_add(c->a, o, key, d.obj);
     return d;
 }
@@ -199,50 +211,66 @@ static struct def_scope defs(struct ctx *c, struct dt *o, struct dt_key key, con
 #define C_DEF(c, o, stem, n) defs((c), (o), DT_KEY("c_def"), (stem), false, (n))
 #define C_MDEF(c, o, stem, n) defs((c), (o), DT_KEY("c_mdef"), (stem), true, (n))
 
-/* Adds name stem + 'suffix' ('nx' bytes) as 'role' and remembers it for align_defs(). */
-static void def_add(struct ctx *c, const struct def_scope *d, struct dt_key role,
-                    const char *suffix, size_t nx)
+/*
+ * Adds name stem + 'suffix' ('nx' bytes) as 'role' and remembers it for align_defs(),
+ * which writes its text: written here it would be copied again there to be padded.
+ */
+static void def_add(struct ctx *c, struct def_scope *d, struct dt_key role, const char *suffix,
+                    size_t nx)
 {
-    size_t len = d->ns + nx;
-    char *name = arena_alloc_bytes(c->a, len + 1);
-    memcpy(name, d->stem, d->ns);
-    memcpy(name + d->ns, suffix, nx);
-    name[len] = '\0';
-    struct dt *v = dt_str_refn(c->a, name, len);
+    struct dt *v;
+    if (d->nvals) { /* a string value as dt_str_refn() makes it, text to come */
+        v = d->vals++;
+        d->nvals--;
+        *v = (struct dt){.type = DT_STR, .u.str = {NULL, d->ns + nx}};
+    } else {
+        v = dt_str_refn(c->a, NULL, d->ns + nx);
+    }
     dt_add(c->a, d->obj, role, v);
     if (c->ndefs == c->defs_cap)
         c->defs = xgrow(c->defs, &c->defs_cap, c->ndefs + 1, sizeof(*c->defs));
-    c->defs[c->ndefs++] = (struct def_ref){v, d->mdef};
+    c->defs[c->ndefs++] = (struct def_ref){v, d->stem, suffix, (uint32_t)d->ns, (uint32_t)nx,
+                                           d->mdef};
 }
 
 #define DEF(c, d, role, suffix) def_add((c), (d), DT_KEY(role), "" suffix "", sizeof(suffix) - 1)
 
 /*
- * Pads the names def_add() made since index 'from' (c_def and c_mdef) to the
- * longest c_def name among them, so their values line up, and forgets them:
- * a scope aligned on its own (a register's rules) is left out of the
- * enclosing one. Callers open a scope with 'from = c->ndefs' before building
- * the objects whose names line up together.
+ * Writes the names def_add() made since index 'from' (c_def and c_mdef),
+ * padded to the longest c_def name among them so their values line up, and
+ * forgets them: a scope aligned on its own (a register's rules) is left out
+ * of the enclosing one. Callers open a scope with 'from = c->ndefs' before
+ * building the objects whose names line up together, and align it before
+ * the tree is read: until then the names have no text. All the scope's
+ * names go into one block, each written once.
  */
 static void align_defs(struct ctx *c, size_t from)
 {
-    size_t width = 0;
-    for (size_t i = from; i < c->ndefs; i++) {
-        size_t n = c->defs[i].name->u.str.len;
-        if (!c->defs[i].mdef && n > width)
+    struct def_ref *defs = c->defs; /* locals: the stores below could alias c's members */
+    size_t end = c->ndefs, width = 0, total = 0;
+    if (from == end)
+        return;
+    for (size_t i = from; i < end; i++) {
+        size_t n = defs[i].ns + defs[i].nx;
+        if (!defs[i].mdef && n > width)
             width = n;
+        total += n + 1;
     }
-    for (size_t i = from; i < c->ndefs; i++) {
-        struct dt *name = c->defs[i].name;
-        size_t n = name->u.str.len;
-        if (n >= width)
-            continue;
-        char *p = arena_alloc_bytes(c->a, width + 1);
-        memcpy(p, name->u.str.s, n);
-        memset(p + n, ' ', width - n);
-        p[width] = '\0';
-        name->u.str.s = p;
-        name->u.str.len = width;
+    for (size_t i = from; i < end; i++) {
+        size_t n = defs[i].ns + defs[i].nx;
+        total += n < width ? width - n : 0;
+    }
+    char *p = arena_alloc_bytes(c->a, total);
+    for (size_t i = from; i < end; i++) {
+        const struct def_ref *d = &defs[i];
+        size_t n = d->ns + d->nx, len = n > width ? n : width;
+        memcpy(p, d->stem, d->ns);
+        memcpy(p + d->ns, d->suffix, d->nx);
+        memset(p + n, ' ', len - n);
+        p[len] = '\0';
+        d->name->u.str.s = p;
+        d->name->u.str.len = len;
+        p += len + 1;
     }
     c->ndefs = from;
 }
@@ -296,7 +324,7 @@ static bool is_folded(const char *s, size_t len)
  * 's' (NULL: none) folded into the tree's arena (util_fold_space): 's' itself when folded
  * already (a model's text, or a line just joined into the arena).
  */
-static struct folded fold_text(struct ctx *c, const char *s)
+static struct folded fold_in(struct arena *a, const char *s)
 {
     if (!s)
         return (struct folded){NULL, 0};
@@ -304,8 +332,13 @@ static struct folded fold_text(struct ctx *c, const char *s)
     if (is_folded(s, len)) /* never written to: wrap_lines() copies the lines it cuts */
         return (struct folded){(char *)s, len};
     struct folded f;
-    f.s = util_fold_space(c->a, s, len, &f.len);
+    f.s = util_fold_space(a, s, len, &f.len);
     return f;
+}
+
+static struct folded fold_text(struct ctx *c, const char *s)
+{
+    return fold_in(c->a, s);
 }
 
 /*
@@ -596,8 +629,8 @@ static struct dt *source_json(struct ctx *c, const struct model_source *src)
     return o;
 }
 
-/* "Title (ref 327043 rev 001)" for banners and comments. */
-static char *source_line(struct ctx *c, const struct model_source *src)
+/* "Title (ref 327043 rev 001)" for banners and comments, in 'a'. */
+static char *source_line(struct arena *a, const struct model_source *src)
 {
     const char *p[10];
     size_t n = 0;
@@ -622,7 +655,24 @@ static char *source_line(struct ctx *c, const struct model_source *src)
         }
         p[n++] = ")";
     }
-    return fold_text(c, arena_cat(c->a, p, n)).s;
+    return fold_in(a, arena_cat(a, p, n)).s;
+}
+
+/*
+ * source_line() of one of the spec's sources, made once for the whole run
+ * (in the arena that outlives the trees): every register cites one of a few.
+ */
+static const char *source_line_kept(struct ctx *c, const struct model_spec *s,
+                                    const struct model_source *src)
+{
+    for (size_t i = 0; i < s->nsources; i++) {
+        if (s->sources[i] == src) {
+            if (!c->source_lines[i])
+                c->source_lines[i] = source_line(c->keep, src);
+            return c->source_lines[i];
+        }
+    }
+    return source_line(c->a, src);
 }
 
 static const struct model_source *cite_source(const struct model_spec *s,
@@ -662,7 +712,8 @@ static char *cite_line(struct ctx *c, const struct model_spec *s, const struct m
     const struct model_source *src = cite_source(s, cite);
     if (!cite->src && !cite->table && !cite->page && !cite->section && !cite->cite)
         return NULL;
-    const char *p[12] = {"Source: ", src ? source_line(c, src) : cite->src ? cite->src : "-"};
+    const char *p[12] = {"Source: ",
+                         src ? source_line_kept(c, s, src) : cite->src ? cite->src : "-"};
     size_t n = 2;
     const struct {
         const char *label, *text;
@@ -707,7 +758,7 @@ static struct dt *spec_json(struct ctx *c, const struct model_spec *s)
     struct dt *sources = dt_list(c->a);
     struct dt *lines = dt_list(c->a);
     for (size_t i = 0; i < s->nsources; i++) {
-        char *line = source_line(c, s->sources[i]); /* the tree's: fold_text() of arena_cat() */
+        char *line = source_line(c->a, s->sources[i]); /* the tree's: fold_text() of arena_cat() */
         dt_push(c->a, sources, source_json(c, s->sources[i]));
         dt_push(c->a, lines, text_own(c, line, strlen(line)));
     }
@@ -791,13 +842,51 @@ static const char *sem_name(enum regc_sem sem)
     return sem < REGC_SEM__COUNT ? names[sem] : "mbz";
 }
 
+/*
+ * A register's names, made once for it, its fields and its rules: 'stem'
+ * (names_reg()), 'lower' (names_lower() of it) and field_lower[i], c_lower
+ * of r->fields[i] (set by field_json()); and the values its tree shares.
+ */
+struct reg_names {
+    const struct model_reg *r;
+    char *stem, *lower;
+    const char **field_lower;
+    /* the register's "c_source" and "c_cite_lines" (reg_cite()), NULL until made */
+    struct dt *cite_line, *cite_lines;
+    /* values under 16 as reg_hex() and reg_lit() make them, NULL until made */
+    struct dt *small_hex[16], *small_lit[16];
+};
+
+/*
+ * hex() and lit() (unpadded, the register's size) for a register's tree: the
+ * small values (most fields' resets and maxima, most enumerated values) made
+ * once a register, their strings shared (the tree is not changed once built).
+ */
+static struct dt *reg_hex(struct ctx *c, struct reg_names *rn, uint64_t v)
+{
+    if (v >= ARRAY_SIZE(rn->small_hex))
+        return hex(c, v);
+    if (!rn->small_hex[v])
+        rn->small_hex[v] = hex(c, v);
+    return rn->small_hex[v];
+}
+
+static struct dt *reg_lit(struct ctx *c, struct reg_names *rn, uint64_t v)
+{
+    if (v >= ARRAY_SIZE(rn->small_lit))
+        return lit(c, v, rn->r->size, false);
+    if (!rn->small_lit[v])
+        rn->small_lit[v] = lit(c, v, rn->r->size, false);
+    return rn->small_lit[v];
+}
+
 /* 'field_stem': names_field() of 'f', made once for the field and its values. */
-static struct dt *value_json(struct ctx *c, const struct model_field *f, const char *field_stem,
-                             const struct model_value *v)
+static struct dt *value_json(struct ctx *c, struct reg_names *rn, const struct model_field *f,
+                             const char *field_stem, const struct model_value *v)
 {
     struct dt *o = dt_obj_n(c->a, 16);
     SET_STR(c, o, "name", v->name);
-    SET(c, o, "value", hex(c, v->value));
+    SET(c, o, "value", reg_hex(c, rn, v->value));
     SET(c, o, "undefined", dt_bool(v->undefined));
     SET_STR(c, o, "desc", v->desc);
     if (c->all_keys && is_svd(f->reg->block))
@@ -806,7 +895,7 @@ static struct dt *value_json(struct ctx *c, const struct model_field *f, const c
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     struct def_scope d = C_DEF(c, o, stem, 1);
     DEF(c, &d, "name", "");
-    SET(c, o, "c_value", lit(c, v->value, f->reg->size, false));
+    SET(c, o, "c_value", reg_lit(c, rn, v->value));
     SET(c, o, "c_field", dt_str_ref(c->a, field_stem));
     /* an SVD enumeratedValues <usage>: a value that holds only when read, or only when written */
     static const char *const usage_notes[] = {NULL, "when read", "when written"};
@@ -842,15 +931,27 @@ static void layout_col(struct layout_row *row, size_t k, const struct dt *v)
 }
 
 /*
- * A register's names, made once for it, its fields and its rules: 'stem'
- * (names_reg()), 'lower' (names_lower() of it) and field_lower[i], c_lower
- * of r->fields[i] (set by field_json()).
+ * The same place cited: what cite_line() reads, compared by pointer (an SVD
+ * field's cite is a copy of its register's).
  */
-struct reg_names {
-    const struct model_reg *r;
-    char *stem, *lower;
-    const char **field_lower;
-};
+static bool same_cite(const struct model_cite *a, const struct model_cite *b)
+{
+    return a->src == b->src && a->table == b->table && a->page == b->page &&
+           a->section == b->section && a->cite == b->cite && a->source == b->source;
+}
+
+/*
+ * Makes the register's citation keys once: set_cite()'s values, shared by the
+ * fields that cite the same (the tree is not changed once built).
+ */
+static void reg_cite(struct ctx *c, const struct model_spec *s, struct reg_names *rn)
+{
+    if (rn->cite_line)
+        return;
+    char *line = cite_line(c, s, &rn->r->cite);
+    rn->cite_line = str_or_null(c, line);
+    rn->cite_lines = wrap_lines(c, (struct folded){line, line ? strlen(line) : 0}, 76);
+}
 
 /*
  * The object of field i of rn->r; 'row' gets its line of the register's bit
@@ -863,7 +964,7 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
     const struct model_field *f = r->fields[i];
     char *stem = names_field_of(c->a, rn->stem, f);
     /* lower-case, the register's part is the register's c_lower: only the name is converted */
-    rn->field_lower[i] = ARENA_CAT(c->a, rn->lower, "_", names_lower(c->a, f->name));
+    rn->field_lower[i] = names_field_lower_of(c->a, rn->lower, f);
     struct dt *o = dt_obj_n(c->a, 33); /* an SVD field's keys and "first", "last" */
     struct dt *name = str_or_null(c, f->name), *access = str_or_null(c, f->access_text);
     SET(c, o, "name", name);
@@ -877,7 +978,7 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
         /* writeConstraint writeAsRead: the tables' write_as_read flag, which libregrt checks */
         SET(c, o, "write_as_read", dt_bool(model_field_write_as_read(f)));
     }
-    struct dt *reset = hex(c, f->reset);
+    struct dt *reset = reg_hex(c, rn, f->reset);
     SET(c, o, "reset", reset);
     struct folded desc = fold_text(c, f->desc);
     SET(c, o, "desc", model_text(c, f->desc, desc));
@@ -886,7 +987,7 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
         SET(c, o, "write_constraint", write_constraint_json(c, f));
     struct dt *values = dt_list(c->a);
     for (size_t k = 0; k < f->nvalues; k++)
-        dt_push(c->a, values, value_json(c, f, stem, f->values[k]));
+        dt_push(c->a, values, value_json(c, rn, f, stem, f->values[k]));
     flag_list(c, values, true);
     SET(c, o, "values", values);
     if (c->all_keys) {
@@ -915,15 +1016,20 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
         SET(c, o, "c_sem", dt_str_ref(c->a, sem_name(model_field_sem(f))));
     SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
     SET(c, o, "c_shift", dt_int(c->a, f->lsb));
-    SET(c, o, "c_max", lit(c, model_field_max(f), r->size, false));
+    SET(c, o, "c_max", reg_lit(c, rn, model_field_max(f)));
     if (c->all_keys)
         SET(c, o, "c_mask", lit(c, model_field_mask(f), r->size, true));
-    SET(c, o, "c_reset", lit(c, f->reset, r->size, false));
+    SET(c, o, "c_reset", reg_lit(c, rn, f->reset));
     struct dt *bits = bits_text(c, f);
     SET(c, o, "c_bits", bits);
     SET(c, o, "c_has_values", dt_bool(f->nvalues > 0));
-    char *src = f->cite && f->cite->src ? cite_line(c, s, f->cite) : NULL;
-    set_cite(c, o, src);
+    if (f->cite && f->cite->src && same_cite(f->cite, &r->cite)) {
+        reg_cite(c, s, rn); /* an SVD field cites its register: the same line */
+        SET(c, o, "c_source", rn->cite_line);
+        SET(c, o, "c_cite_lines", rn->cite_lines);
+    } else {
+        set_cite(c, o, f->cite && f->cite->src ? cite_line(c, s, f->cite) : NULL);
+    }
     SET(c, o, "c_desc_lines", wrap_lines(c, desc, 72));
     layout_col(row, 0, bits);
     layout_col(row, 1, name);
@@ -1207,11 +1313,20 @@ static struct dt *masks_json(struct ctx *c, const struct model_masks *m, unsigne
                  {DT_KEY("once"), m->once, true},
                  /* "rmw": the bits a safe write takes from 'wanted' (RW, RW-V) */
                  {DT_KEY("rmw"), m->writable & m->keep, false}};
-    struct dt *o = dt_obj(c->a);
-    for (size_t i = 0; i < ARRAY_SIZE(masks); i++)
-        if (!model || masks[i].model)
-            dt_add(c->a, o, masks[i].key,
-                   model ? hex(c, masks[i].bits) : lit(c, masks[i].bits, size, true));
+    /* most masks of a register hold one of a few values (0 above all): each made once */
+    struct dt *made[ARRAY_SIZE(masks)];
+    struct dt *o = dt_obj_n(c->a, ARRAY_SIZE(masks));
+    for (size_t i = 0; i < ARRAY_SIZE(masks); i++) {
+        made[i] = NULL;
+        if (model && !masks[i].model)
+            continue;
+        for (size_t k = 0; k < i && !made[i]; k++)
+            if (made[k] && masks[k].bits == masks[i].bits)
+                made[i] = made[k];
+        if (!made[i])
+            made[i] = model ? hex(c, masks[i].bits) : lit(c, masks[i].bits, size, true);
+        dt_add(c->a, o, masks[i].key, made[i]);
+    }
     return o;
 }
 
@@ -1451,7 +1566,7 @@ static char *rules_mask(struct ctx *c, size_t nrules)
 static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const struct model_reg *r)
 {
     size_t from = c->ndefs; /* every name in the register but its rules' */
-    struct reg_names rn = {r, names_reg(c->a, c->prefix, r), NULL, NULL};
+    struct reg_names rn = {.r = r, .stem = names_reg(c->a, c->prefix, r)};
     rn.lower = names_lower(c->a, rn.stem);
     rn.field_lower = arena_zalloc(c->a, (r->nfields ? r->nfields : 1) * sizeof(*rn.field_lower));
     char *stem = rn.stem;
@@ -1507,7 +1622,7 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     SET(c, o, "c_lower", dt_str_ref(c->a, rn.lower));
     /* spec.c_prefix again: found here at once, where the root's is found only after a search
        of the register's keys and the block's, some ten times a register (3.7% of D1-H's run) */
-    SET(c, o, "c_prefix", dt_str_ref(c->a, names_upper(c->a, c->prefix)));
+    SET(c, o, "c_prefix", dt_str_ref(c->a, c->c_prefix));
     SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
     SET(c, o, "c_lit", dt_str_ref(c->a, c_litmacro(r->size)));
     SET(c, o, "c_reset", lit(c, r->reset, r->size, true));
@@ -1556,7 +1671,9 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     struct def_scope d = C_DEF(c, o, stem, ARRAY_SIZE(reg_defs));
     for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)
         def_add(c, &d, reg_defs[i].role, reg_defs[i].suffix, reg_defs[i].len);
-    set_cite(c, o, cite_line(c, s, &r->cite));
+    reg_cite(c, s, &rn);
+    SET(c, o, "c_source", rn.cite_line);
+    SET(c, o, "c_cite_lines", rn.cite_lines);
     SET(c, o, "c_desc_lines", wrap_lines(c, desc, 76));
     SET(c, o, "c_layout", layout_lines(c, rows, r->nfields));
     align_defs(c, from);
@@ -1980,8 +2097,10 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
     SET(c, o, "c_ninstances", dt_int(c->a, (long long)b->ninstances));
+    size_t own = c->ndefs; /* a scope of its own: the name unpadded */
     struct def_scope d = C_DEF(c, o, stem, 1);
     DEF(c, &d, "ninstances", "_NINSTANCES");
+    align_defs(c, own);
     SET(c, o, "c_has_instances", dt_bool(b->ninstances > 0));
     SET(c, o, "c_has_events", dt_bool(dt_len(events) > 0));
     SET(c, o, "c_is_pci", dt_bool(b->ninstances > 0 && b->instances[0]->has_pci));
@@ -2011,8 +2130,9 @@ bool context_key_unread(const char *name, size_t len)
     return false;
 }
 
-static void ctx_init(struct ctx *c, struct arena *a, const struct model_spec *s,
-                     const struct context_options *opt)
+/* 'keep': an arena that outlives every tree 'a' holds (the root's, for a lazy tree's parts) */
+static void ctx_init(struct ctx *c, struct arena *a, struct arena *keep,
+                     const struct model_spec *s, const struct context_options *opt)
 {
     *c = (struct ctx){.a = a,
                       .prefix = opt && opt->prefix ? opt->prefix : s->prefix,
@@ -2020,6 +2140,10 @@ static void ctx_init(struct ctx *c, struct arena *a, const struct model_spec *s,
                       .all_keys = !opt || !opt->no_unread_keys};
     if (!c->prefix)
         c->prefix = s->name ? s->name : "REGC";
+    c->keep = keep;
+    c->c_prefix = names_upper(keep, c->prefix);
+    size_t nsources = s->nsources ? s->nsources : 1;
+    c->source_lines = arena_zalloc(keep, nsources * sizeof(*c->source_lines));
 }
 
 static void ctx_release(struct ctx *c)
@@ -2055,7 +2179,7 @@ struct dt *context_build(struct arena *a, const struct model_spec *s,
                          const struct context_options *opt)
 {
     struct ctx cx, *c = &cx;
-    ctx_init(c, a, s, opt);
+    ctx_init(c, a, a, s, opt);
     struct dt *blocks = dt_list(c->a);
     for (size_t i = 0; i < s->nblocks; i++)
         dt_push(c->a, blocks, block_json(c, s, s->blocks[i]));
@@ -2174,9 +2298,9 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
     arena_init(&lz->block);
     arena_init(&lz->reg);
     struct ctx *c = &lz->c;
-    ctx_init(c, &lz->root, s, opt);
-    ctx_init(&lz->bc, &lz->block, s, opt); /* the blocks' and registers' builders */
-    ctx_init(&lz->rc, &lz->reg, s, opt);
+    ctx_init(c, &lz->root, &lz->root, s, opt);
+    ctx_init(&lz->bc, &lz->block, &lz->root, s, opt); /* the blocks' and registers' builders */
+    ctx_init(&lz->rc, &lz->reg, &lz->root, s, opt);
     lz->s = s;
     lz->annotate = opt ? opt->annotate : NULL;
     lz->no_doc_keys = opt && opt->no_doc_keys;
@@ -2221,9 +2345,7 @@ const struct dt *context_expand(void *lazy, const struct dt *item)
         lz->nregs = 0;
     }
     struct ctx *c = &lz->bc;
-    size_t ndefs = c->ndefs;
     struct dt *o = block_json(c, lz->s, lz->s->blocks[i]);
-    c->ndefs = ndefs;
     dt_set(c->a, o, "first", dt_bool(i == 0));
     dt_set(c->a, o, "last", dt_bool(i + 1 == n));
     if (!lz->no_doc_keys) {

@@ -93,15 +93,21 @@ char *names_value(struct arena *a, const char *prefix, const struct model_field 
  * 'stem' + 'infix' + 'name' upper-cased: a name made from its parent's,
  * which is upper-case already (copied, only the last part converted).
  */
-static char *upper_after(struct arena *a, const char *stem, const char *infix, const char *name)
+static char *join_after(struct arena *a, const char *stem, const char *infix, const char *name,
+                        bool lower)
 {
     size_t ns = strlen(stem), nv = strlen(name), ni = strlen(infix);
     char *p = arena_alloc_bytes(a, ns + nv + ni + 1);
     memcpy(p, stem, ns);
     memcpy(p + ns, infix, ni);
     for (size_t i = 0; i <= nv; i++)
-        p[ns + ni + i] = upper_c(name[i]);
+        p[ns + ni + i] = lower ? lower_c(name[i]) : upper_c(name[i]);
     return p;
+}
+
+static char *upper_after(struct arena *a, const char *stem, const char *infix, const char *name)
+{
+    return join_after(a, stem, infix, name, false);
 }
 
 /* What comes between a field's name and a value's: "_V_" keeps SVD's Set, Mask... apart. */
@@ -119,6 +125,11 @@ char *names_value_of(struct arena *a, const char *field_stem, const struct model
 char *names_field_of(struct arena *a, const char *reg_stem, const struct model_field *f)
 {
     return upper_after(a, reg_stem, "_", f->name);
+}
+
+char *names_field_lower_of(struct arena *a, const char *reg_lower, const struct model_field *f)
+{
+    return join_after(a, reg_lower, "_", f->name, true);
 }
 
 char *names_rule_of(struct arena *a, const char *reg_stem, const struct model_rule *rule)

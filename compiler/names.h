@@ -43,6 +43,9 @@ char *names_value_of(struct arena *a, const char *field_stem, const struct model
  * more; a rule's, REG_STEM_RULE_NAME, likewise. */
 char *names_field_of(struct arena *a, const char *reg_stem, const struct model_field *f);
 char *names_rule_of(struct arena *a, const char *reg_stem, const struct model_rule *rule);
+/* A field's c_lower from its register's (names_lower() of names_reg()): REG_LOWER_name,
+ * the field's name lower-cased as names_lower() does. */
+char *names_field_lower_of(struct arena *a, const char *reg_lower, const struct model_field *f);
 char *names_instance(struct arena *a, const char *prefix, const struct model_instance *i);
 char *names_event(struct arena *a, const char *prefix, const struct model_event *e);
 char *names_block(struct arena *a, const char *prefix, const struct model_block *b);

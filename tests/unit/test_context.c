@@ -665,6 +665,68 @@ static int teardown(void **state)
     return 0;
 }
 
+/*
+ * What a register's tree makes once and shares (context.c: the small hex and C
+ * literals, the register's citation line, a field's lower-case name from the
+ * register's): each key still holds its own value, written here by hand.
+ */
+static void test_shared_values_are_each_keys_own(void **state)
+{
+    struct model_spec *s = demo();
+    struct model_reg *st = s->blocks[0]->regs[1]; /* U_MSR_PMON_STATUS, 32 bits */
+    struct model_field *busy = st->fields[3], *kick = st->fields[4], *cnt = st->fields[5];
+    mk_value(cnt, "ONE", 1, 0);
+    mk_value(cnt, "TWO", 2, 0);
+    mk_value(cnt, "THREE", 3, 0);
+    kick->name = "Ki.Ck"; /* upper case and a dot: lower-cased, '.' made '_' */
+    struct model_reg *ctl = s->blocks[0]->regs[0];
+    struct model_cite same = ctl->cite, other = ctl->cite;
+    other.table = "2-3";
+    ctl->fields[1]->cite = &same;  /* thresh: the register's citation, copied as svd_model.c does */
+    ctl->fields[2]->cite = &other; /* invert: another table */
+    assert_string_equal(busy->name, "busy");
+    json_t *t = context_build_json(s, NULL);
+    json_t *r = get(t, "blocks.0.registers.1");
+    assert_string_equal(gets(r, "fields.3.reset"), "0x2");
+    assert_string_equal(gets(r, "fields.3.c_reset"), "UINT32_C(0x2)");
+    assert_string_equal(gets(r, "fields.3.c_max"), "UINT32_C(0x3)");
+    assert_string_equal(gets(r, "fields.4.reset"), "0x0");
+    assert_string_equal(gets(r, "fields.4.c_reset"), "UINT32_C(0x0)");
+    assert_string_equal(gets(r, "fields.4.c_max"), "UINT32_C(0x1)");
+    assert_string_equal(gets(r, "fields.4.c_lower"), "demo_u_msr_pmon_status_ki_ck");
+    assert_string_equal(gets(r, "fields.4.c_name"), "DEMO_U_MSR_PMON_STATUS_KI_CK");
+    assert_string_equal(gets(r, "fields.5.reset"), "0x1");
+    assert_string_equal(gets(r, "fields.5.c_reset"), "UINT32_C(0x1)");
+    assert_string_equal(gets(r, "fields.5.c_max"), "UINT32_C(0x3)");
+    assert_string_equal(gets(r, "fields.5.values.0.value"), "0x1");
+    assert_string_equal(gets(r, "fields.5.values.0.c_value"), "UINT32_C(0x1)");
+    assert_string_equal(gets(r, "fields.5.values.1.value"), "0x2");
+    assert_string_equal(gets(r, "fields.5.values.1.c_value"), "UINT32_C(0x2)");
+    assert_string_equal(gets(r, "fields.5.values.2.value"), "0x3");
+    assert_string_equal(gets(r, "fields.5.values.2.c_value"), "UINT32_C(0x3)");
+    /* the C masks: several equal, several not */
+    assert_string_equal(gets(r, "c_masks.mbz"), "UINT32_C(0x00000000)");
+    assert_string_equal(gets(r, "c_masks.ignored"), "UINT32_C(0xffffff00)");
+    assert_string_equal(gets(r, "c_masks.w1c"), "UINT32_C(0x000000c0)");
+    assert_string_equal(gets(r, "c_masks.w1s"), "UINT32_C(0x00000020)");
+    assert_string_equal(gets(r, "c_masks.wo"), "UINT32_C(0x00000004)");
+    assert_string_equal(gets(r, "c_masks.mb1"), "UINT32_C(0x00000000)");
+    /* citations: the register's, a field citing the same, a field citing another table */
+    const char *line = "Source: Demo Guide (ref 123, rev 001), table 2-2, page 20";
+    r = get(t, "blocks.0.registers.0");
+    assert_string_equal(gets(r, "c_source"), line);
+    assert_string_equal(gets(r, "c_cite_lines.0.text"), line);
+    assert_string_equal(gets(r, "fields.1.c_source"), line);
+    assert_string_equal(gets(r, "fields.1.c_cite_lines.0.text"), line);
+    assert_int_equal(json_array_size(get(r, "fields.1.c_cite_lines")), 1);
+    assert_string_equal(gets(r, "fields.2.c_source"),
+                        "Source: Demo Guide (ref 123, rev 001), table 2-3, page 20");
+    assert_string_equal(gets(r, "fields.2.c_cite_lines.0.text"),
+                        "Source: Demo Guide (ref 123, rev 001), table 2-3, page 20");
+    assert_true(json_is_null(get(r, "fields.3.c_source")));
+    json_decref(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -684,6 +746,7 @@ int main(void)
         cmocka_unit_test_teardown(test_names_hashed_as_made, teardown),
         cmocka_unit_test_teardown(test_names_match_golden_header, teardown),
         cmocka_unit_test_teardown(test_names_foreach_shows_collisions, teardown),
+        cmocka_unit_test_teardown(test_shared_values_are_each_keys_own, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
