@@ -1207,7 +1207,7 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     struct def_scope d = C_DEF(c, o, stem, 2);
     DEF(c, &d, "name", "");
     DEF(c, &d, "message", "_MESSAGE");
-    struct rule_ctx rc = {.c = c, .r = r, .rn = rn, .fields = dt_list(c->a)};
+    struct rule_ctx rc = {.c = c, .r = r, .rn = rn, .fields = c->all_keys ? dt_list(c->a) : NULL};
     rc.lowers = arena_alloc(c->a, (r->nfields ? r->nfields : 1) * sizeof(*rc.lowers));
     struct buf expr = BUF_INIT;
     if (rule->expr) {

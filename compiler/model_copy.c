@@ -161,12 +161,13 @@ void model_copy_cluster_attrs(struct model_cluster *to, const char *desc)
         to->desc = desc;
 }
 
-bool model_reg_takes_dim(const struct model_reg *r)
+/* Has 'r' or 'c' no array form of its own (so takes the dim a base gives it)? */
+static bool reg_takes_dim(const struct model_reg *r)
 {
     return !r->is_array && !model_reg_ext(r)->dim_of;
 }
 
-bool model_cluster_takes_dim(const struct model_cluster *c)
+static bool cluster_takes_dim(const struct model_cluster *c)
 {
     return c->count <= 1 && !strstr(c->written_name ? c->written_name : "", "%s");
 }
@@ -210,7 +211,7 @@ const struct model_cluster *model_reg_cluster_array(const struct model_reg *r,
 void model_copy_reg_dim(struct arena *a, struct model_reg *to, const struct model_reg *from)
 {
     /* from's array, when it is in a cluster array, is its cluster's: from has no dim of its own */
-    if (!from->is_array || !model_reg_takes_dim(to) || model_reg_cluster_array(from, NULL))
+    if (!from->is_array || !reg_takes_dim(to) || model_reg_cluster_array(from, NULL))
         return;
     make_reg_array(a, to, from->first, from->count, from->descending, from->stride);
     if (from->addrs) {
@@ -225,13 +226,13 @@ void model_copy_reg_dim(struct arena *a, struct model_reg *to, const struct mode
 void model_copy_reg_dim_of_cluster(struct arena *a, struct model_reg *to,
                                    const struct model_cluster *from)
 {
-    if (from->count > 1 && model_reg_takes_dim(to))
+    if (from->count > 1 && reg_takes_dim(to))
         make_reg_array(a, to, 0, from->count, false, from->stride);
 }
 
 void model_copy_cluster_dim(struct model_cluster *to, const struct model_cluster *from)
 {
-    if (from->count > 1 && model_cluster_takes_dim(to)) {
+    if (from->count > 1 && cluster_takes_dim(to)) {
         to->count = from->count;
         to->stride = from->stride;
     }
@@ -239,7 +240,7 @@ void model_copy_cluster_dim(struct model_cluster *to, const struct model_cluster
 
 bool model_copy_cluster_dim_of_reg(struct model_cluster *to, const struct model_reg *from)
 {
-    if (!from->is_array || !model_cluster_takes_dim(to) || model_reg_cluster_array(from, NULL))
+    if (!from->is_array || !cluster_takes_dim(to) || model_reg_cluster_array(from, NULL))
         return true;
     if (from->first != 0 || from->descending || from->addrs || model_reg_ext(from)->index_names)
         return false;

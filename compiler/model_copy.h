@@ -82,9 +82,6 @@ void model_copy_cluster_dim(struct model_cluster *to, const struct model_cluster
 /* A cluster's from a register array; false (nothing taken) when a cluster cannot hold that
  * array: indices other than 0 up (first, descending, index-names=) or addresses=. */
 bool model_copy_cluster_dim_of_reg(struct model_cluster *to, const struct model_reg *from);
-/* Has 'r' or 'c' no array form of its own (the dim a base gives it, above)? */
-bool model_reg_takes_dim(const struct model_reg *r);
-bool model_cluster_takes_dim(const struct model_cluster *c);
 
 /* Does block b hold a register or cluster in cluster 'c' (or deeper)? */
 bool model_cluster_holds_any(const struct model_block *b, const struct model_cluster *c);

@@ -249,6 +249,15 @@ static inline bool room(struct render *r, size_t len)
     return false;
 }
 
+/* A value written past 'before' that took the output over its limit is taken back. */
+static void take_back_if_over(struct render *r, size_t before)
+{
+    if (r->out->len > before && !room(r, 0)) {
+        r->out->len = before;
+        r->out->s[before] = '\0';
+    }
+}
+
 static void flush_indent(struct render *r)
 {
     if (!r->pending || !room(r, r->indent.len - r->ind_from))
@@ -343,10 +352,7 @@ static void render_var(struct render *r, const struct mus_template *t, const str
                         n->name, v->type == DT_OBJ ? "an object" : "a list");
         break;
     }
-    if (r->out->len > before && !room(r, 0)) { /* too long: taken back */
-        r->out->len = before;
-        r->out->s[before] = '\0';
-    }
+    take_back_if_over(r, before);
 }
 
 static bool nest_enter(struct render *r, const struct mus_template *t, const struct node *n)
@@ -707,10 +713,7 @@ static inline bool var_fast(struct render *r, const struct node *n, const struct
         return false;
     r->pending = false; /* no indentation is in force: flush_indent() would write nothing */
     r->strip_left = 0;
-    if (r->out->len > before && !room(r, 0)) { /* too long: taken back */
-        r->out->len = before;
-        r->out->s[before] = '\0';
-    }
+    take_back_if_over(r, before);
     return true;
 }
 
