@@ -509,7 +509,12 @@ static struct dt *svd_reg_json(struct ctx *c, const struct model_reg *r)
     const struct model_reg_ext *x = model_reg_ext(r);
     struct dt *o = dt_obj(c->a);
     SET(c, o, "reset_mask", hex(c, x->reset_mask));
-    SET_STR(c, o, "alternate", x->alternate);
+    /* An SVD register's alternateGroup stands in the model as its alternate (what lets it share
+     * its address); the export says which is which. A regspec's may have both. */
+    const char *group = r->block ? model_block_alt_group(r->block, r) : NULL;
+    bool group_as_alt = group && x->alternate && strcmp(x->alternate, group) == 0;
+    SET_STR(c, o, "alternate", group_as_alt ? model_cluster_alternate(x->cluster) : x->alternate);
+    SET_STR(c, o, "alternate_group", group);
     SET_STR(c, o, "protection", x->protection);
     SET_STR(c, o, "derived_from", x->derived_from);
     SET_STR(c, o, "dim_of", x->dim_of);

@@ -207,7 +207,10 @@ static void field_el(struct arena *a, struct el *p, const struct derive_tree *t,
     attr(a, &e, "access", access_base(a, f));
     if (f->reset)
         attr_hex(a, &e, "reset", f->reset);
-    attr(a, &e, "write", svd_write_word(model_field_ext(f)->write_effect));
+    const struct model_field_ext *fx = model_field_ext(f);
+    attr(a, &e, "write", fx->write_given && fx->write_effect == WRITE_STORES
+                             ? "modify" /* as written: a derived field's own */
+                             : svd_write_word(fx->write_effect));
     attr(a, &e, "read-action", svd_read_word(model_field_ext(f)->read_effect));
     attr(a, &e, "write-constraint", write_constraint(a, &model_field_ext(f)->wc));
     attr(a, &e, "enum-name", model_field_ext(f)->enum_name);

@@ -78,11 +78,15 @@ static const char *access_word(const struct model_field *f)
     }
 }
 
-/* modifiedWriteValues: the model's, else what a regspec attribute implies (RW1C, RW1S). */
+/* modifiedWriteValues: the model's (a "modify" written too: a derived field's own, which its
+ * base's would replace), else what a regspec attribute implies (RW1C, RW1S). */
 static const char *write_word(const struct model_field *f)
 {
-    if (model_field_ext(f)->write_effect != WRITE_STORES)
-        return svd_write_word(model_field_ext(f)->write_effect);
+    const struct model_field_ext *x = model_field_ext(f);
+    if (x->write_effect != WRITE_STORES)
+        return svd_write_word(x->write_effect);
+    if (x->write_given)
+        return "modify";
     enum regc_sem sem = model_field_sem(f);
     return sem == REGC_SEM_W1C ? "oneToClear" : sem == REGC_SEM_W1S ? "oneToSet" : NULL;
 }

@@ -133,6 +133,8 @@ struct model_field_ext {
     enum model_read_effect read_effect;
     bool write_once; /* writeOnce, read-writeOnce: only the first write after reset acts */
     bool whole;      /* made for a register with no fields: all its bits */
+    bool write_given; /* its modifiedWriteValues (write=) written, "modify" too: a derived
+                         field that writes it keeps it, not its base's */
 };
 
 /* <field name= bits="HI:LO" access= reset= desc=>, also a <gap> or a gaps= fill */

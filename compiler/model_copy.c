@@ -144,7 +144,7 @@ void model_copy_field_attrs(struct arena *a, struct model_field *to, const struc
     if (tx->wc.kind == WC_NONE && fx->wc.kind != WC_NONE)
         model_field_set_write_constraint(a, to, fx->wc);
     const char *acc = svd_access_of(a, to);
-    bool write = tx->write_effect == WRITE_STORES && fx->write_effect != WRITE_STORES;
+    bool write = !tx->write_given && tx->write_effect == WRITE_STORES && fx->write_effect != WRITE_STORES;
     bool read = tx->read_effect == READ_NONE && fx->read_effect != READ_NONE;
     if (!acc || (!write && !read))
         return; /* a regspec access word's class says its effects itself */

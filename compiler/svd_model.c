@@ -521,6 +521,7 @@ static void field_effects(struct builder *b, struct model_field *f, const struct
             diag_report(b->dg, DIAG_SVD_ACCESS, mpos,
                         "modifiedWriteValues '%s' is not SVD: ignored (the field stores)", mwv);
         x->write_effect = i < 0 ? WRITE_STORES : (enum model_write_effect)i;
+        x->write_given = i >= 0;
     }
     const char *ra = n->text[SVD_T_READ_ACTION] ? n->text[SVD_T_READ_ACTION] : p->read_action;
     struct srcpos rpos = n->text[SVD_T_READ_ACTION] ? tpos(n, SVD_T_READ_ACTION) : p->ra_pos;

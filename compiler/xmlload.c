@@ -1621,7 +1621,7 @@ static void read_file(struct loader *ld, struct lfile *f, int fd, struct frame *
         diag_drop_source(ld->dg, f->index, true); /* a spec file: its lines may be quoted */
     if (peeked && wide_encoding((const unsigned char *)rf.peek, rf.npeek)) {
         report_fatal(&rf, DIAG_XML_UNSAFE, (struct srcpos){f->index, 0, 0},
-                     "encoding refused: regspec files are UTF-8 (or an encoding that keeps "
+                     "encoding refused: regc reads UTF-8 (or an encoding that keeps "
                      "ASCII as it is), and this one looks like UTF-16, UCS-4 or EBCDIC");
         complete = true;
     } else if (!rf.read_err && !foreign_text(&rf)) {

@@ -360,6 +360,8 @@ static void load_effects(struct loader *ld, const struct xl_elem *n, struct mode
                   "read-action '%s' is not an SVD readAction (clear, set, modify, "
                   "modifyExternal)", ra);
     model_field_set_write_effect(ld->a, f, we > 0 ? (enum model_write_effect)we : WRITE_STORES);
+    if (w && we >= 0)
+        model_field_ext_set(ld->a, f)->write_given = true;
     model_field_set_read_effect(ld->a, f, re > 0 ? (enum model_read_effect)re : READ_NONE);
     if (f->access_text && svd_access_is_word(f->access_text)) {
         svd_field_access(ld->a, f, f->access_text);

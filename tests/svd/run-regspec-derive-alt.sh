@@ -4,7 +4,7 @@
 # tests/svd/regspec-derive-alt.xml says what each case shows and why. The facts are written by
 # hand from that file:
 #   - --check says nothing (a copy that lost its alternate would collide at its address);
-#   - -t json: each register's address, cluster and alternate, also of what -t regspec and
+#   - -t json: each register's address, cluster, alternate and alternateGroup, also of what -t regspec and
 #     -t svd write read back;
 #   - -t cmsis, compiled: the copies of a cluster with a type of its own (CH, header-struct=)
 #     are named CTRL_ALT as CL's is, members and macros; the same header from the -t svd and
@@ -25,22 +25,23 @@ cat >"$tmp/facts.py" <<'PY'
 import json, sys
 for b in json.load(open(sys.argv[1]))["blocks"]:
     for r in b["registers"]:
-        print("%s (%s) at %s in %s, alternate %s" % (r["name"], r["written_name"], r["address"],
-              r["svd"]["cluster"] or "-", r["svd"]["alternate"] or "-"))
+        print("%s (%s) at %s in %s, alternate %s, group %s" % (r["name"], r["written_name"],
+              r["address"], r["svd"]["cluster"] or "-", r["svd"]["alternate"] or "-",
+              r["svd"]["alternate_group"] or "-"))
 PY
 cat >"$tmp/want" <<'WANT'
-CL_CFG (CFG) at 0x0 in CL, alternate -
-CL_CTRL (CTRL) at 0x0 in CL, alternate ALT
-CL_STAT (STAT) at 0x4 in CL, alternate -
-CL_CMD (CMD) at 0x4 in CL, alternate STAT
-CD_CFG (CFG) at 0x10 in CD, alternate -
-CD_CTRL (CTRL) at 0x10 in CD, alternate ALT
-CD_STAT (STAT) at 0x14 in CD, alternate -
-CD_CMD (CMD) at 0x14 in CD, alternate STAT
-CH_CFG (CFG) at 0x20 in CH, alternate -
-CH_CTRL (CTRL) at 0x20 in CH, alternate ALT
-CH_STAT (STAT) at 0x24 in CH, alternate -
-CH_CMD (CMD) at 0x24 in CH, alternate STAT
+CL_CFG (CFG) at 0x0 in CL, alternate -, group -
+CL_CTRL (CTRL) at 0x0 in CL, alternate -, group ALT
+CL_STAT (STAT) at 0x4 in CL, alternate -, group -
+CL_CMD (CMD) at 0x4 in CL, alternate STAT, group -
+CD_CFG (CFG) at 0x10 in CD, alternate -, group -
+CD_CTRL (CTRL) at 0x10 in CD, alternate -, group ALT
+CD_STAT (STAT) at 0x14 in CD, alternate -, group -
+CD_CMD (CMD) at 0x14 in CD, alternate STAT, group -
+CH_CFG (CFG) at 0x20 in CH, alternate -, group -
+CH_CTRL (CTRL) at 0x20 in CH, alternate -, group ALT
+CH_STAT (STAT) at 0x24 in CH, alternate -, group -
+CH_CMD (CMD) at 0x24 in CH, alternate STAT, group -
 WANT
 LC_ALL=C sort -o "$tmp/want" "$tmp/want"
 facts() {

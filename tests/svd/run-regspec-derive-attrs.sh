@@ -54,6 +54,7 @@ D.X read-write, oneToClear, readAction clear class=RW1C desc=The X wc=range:0x0.
 D.Y read-write class=RW desc=D's Y wc=-
 E desc=- reset-mask=- protection=-
 E.F1 read-write, zeroToClear, readAction clear class=RW0C desc=The X wc=range:0x0..0x5
+E.F2 read-write, readAction clear class=RW desc=The X wc=range:0x0..0x5
 CL_R desc=- reset-mask=- protection=-
 CL_R.V read-write class=RW desc=- wc=-
 CD_R desc=- reset-mask=- protection=-

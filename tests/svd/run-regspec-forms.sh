@@ -74,7 +74,7 @@ regs = {r["name"]: r for r in b["registers"]}
 ctrl = regs["CTRL"]["svd"]
 want("CTRL reset mask, protection", (ctrl["reset_mask"], ctrl["protection"]), ("0xffff", "p"))
 alt = regs["ALT"]["svd"]
-want("ALT alternate, derived", (alt["alternate"], alt["derived_from"]), ("CTRL", "CTRL"))
+want("ALT alternate, group, derived", (alt["alternate"], alt["alternate_group"], alt["derived_from"]), ("CTRL", "G", "CTRL"))
 data = regs["DATA"]
 want("DATA written name, dim_of, index names",
      (data["written_name"], data["svd"]["dim_of"], data["svd"]["index_names"]), ("DATA[%s]", "DATA%s", ["X", "Y", "Z"]))
