@@ -305,11 +305,28 @@ static struct frame frame_in(struct parser *p, const struct frame *up, const cha
     return f;
 }
 
+/*
+ * An element with a namespace prefix (<v:fields>) is not SVD's, whatever its local name:
+ * CMSIS-SVD.xsd has no target namespace, and svdconv, which reads names as written, meets an
+ * element named "v:fields". (A default xmlns= on the device is read past, as svdconv does.)
+ */
+static struct frame prefixed_frame(struct parser *p, const struct frame *up, const char *prefix,
+                                   const char *name)
+{
+    struct frame f = {.kind = F_SKIP, .o = up->o, .name = name, .pos = here(p)};
+    if (up->kind == F_NODE || up->kind == F_WRAPPER)
+        diag_held_add(&p->held, DIAG_SVD_UNKNOWN, f.pos,
+                      "element <%s:%s> is not part of an SVD <%s> (SVD's elements have no "
+                      "namespace prefix): ignored",
+                      prefix, name, svd_kind_name(up->o->kind));
+    return f;
+}
+
 static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
                      const xmlChar *uri, int nns, const xmlChar **ns, int nattrs, int ndefaulted,
                      const xmlChar **attrs)
 {
-    (void)prefix, (void)uri, (void)nns, (void)ns, (void)ndefaulted;
+    (void)uri, (void)nns, (void)ns, (void)ndefaulted;
     struct parser *p = ctx;
     const char *name = (const char *)localname;
     struct frame f;
@@ -318,6 +335,8 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
         f.o = p->rd->device = node_new(p, SVD_DEVICE, f.pos, NULL);
         if (nattrs)
             derived_from(p, f.o, nattrs, attrs);
+    } else if (prefix) {
+        f = prefixed_frame(p, &p->stack[p->depth - 1], (const char *)prefix, name);
     } else {
         f = frame_in(p, &p->stack[p->depth - 1], name, nattrs, attrs);
     }
