@@ -36,9 +36,9 @@ struct def_ref {
     const struct def_name *names; /* a static table; 'mask' says which of them were made */
     uint32_t ns;                  /* strlen(stem) */
     uint32_t mask;
-    uint8_t nnames, made;         /* names in the table, of them made */
-    uint8_t max_nx;               /* the longest suffix made */
-    bool mdef;                    /* c_mdef: padded, but not setting the width */
+    uint8_t nnames, made; /* names in the table, of them made */
+    uint8_t max_nx;       /* the longest suffix made */
+    bool mdef;            /* c_mdef: padded, but not setting the width */
 };
 
 struct ctx {
@@ -230,8 +230,8 @@ static void defs_n(struct ctx *c, struct dt *o, struct dt_key key, const char *s
     size_t room = mask == DEF_ALL ? n : 0;
     for (size_t i = 0; i < n && mask != DEF_ALL; i++)
         room += mask >> i & 1;
-    struct dt *obj = arena_alloc(c->a, sizeof(struct dt) + room * (sizeof(struct dt_member) +
-                                                                   sizeof(struct dt)));
+    struct dt *obj = arena_alloc(c->a, sizeof(struct dt) +
+                                           room * (sizeof(struct dt_member) + sizeof(struct dt)));
     struct dt_member *members = (struct dt_member *)(obj + 1);
     struct dt *vals = (struct dt *)(members + room);
     size_t made = 0, max_nx = 0;
@@ -249,9 +249,8 @@ static void defs_n(struct ctx *c, struct dt *o, struct dt_key key, const char *s
     dt_add(c->a, o, key, obj);
     if (c->ndefs == c->defs_cap)
         c->defs = xgrow(c->defs, &c->defs_cap, c->ndefs + 1, sizeof(*c->defs));
-    c->defs[c->ndefs++] = (struct def_ref){vals,        stem,          names,          (uint32_t)ns,
-                                           mask,        (uint8_t)n,    (uint8_t)made,  (uint8_t)max_nx,
-                                           mdef};
+    c->defs[c->ndefs++] = (struct def_ref){
+        vals, stem, names, (uint32_t)ns, mask, (uint8_t)n, (uint8_t)made, (uint8_t)max_nx, mdef};
 }
 
 /* The names of table 'names' (an array) with stem 'stem' ('ns' bytes) */
@@ -335,10 +334,10 @@ static void align_defs(struct ctx *c, size_t from)
  */
 static void flag_list(struct ctx *c, struct dt *list, bool fresh)
 {
-    size_t n = dt_len(list);
+    size_t n = list->n; /* a list the builders just made */
     struct dt_key first = DT_KEY("first");
     for (size_t i = 0; i < n; i++) {
-        struct dt *item = dt_at(list, i);
+        struct dt *item = list->u.items[i];
         if (!fresh && (!dt_is(item, DT_OBJ) || dt_getn(item, first.s, first.len)))
             continue;
         SET(c, item, "first", dt_bool(i == 0));
@@ -864,11 +863,11 @@ static struct dt *instance_json(struct ctx *c, const struct model_spec *s,
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_index", dt_int(c->a, inst->index));
     static const struct def_name names[] = {
-        DEF_NAME("name", ""),        DEF_NAME("base", "_BASE"), DEF_NAME("vendor", "_VENDOR"),
+        DEF_NAME("name", ""),          DEF_NAME("base", "_BASE"), DEF_NAME("vendor", "_VENDOR"),
         DEF_NAME("device", "_DEVICE"), DEF_NAME("dev", "_DEV"),   DEF_NAME("func", "_FUNC")};
     uint32_t made = 1u | (uint32_t)inst->has_base << 1 |
-                    (uint32_t)inst->has_pci * (3u << 2 | (uint32_t)inst->has_dev << 4 |
-                                               (uint32_t)inst->has_func << 5);
+                    (uint32_t)inst->has_pci *
+                        (3u << 2 | (uint32_t)inst->has_dev << 4 | (uint32_t)inst->has_func << 5);
     defs_n(c, o, DT_KEY("c_def"), stem, strlen(stem), false, names, ARRAY_SIZE(names), made);
     if (inst->has_pci) {
         /* c_dev, c_func null when not given: no macro (any slot) */
@@ -931,9 +930,13 @@ static struct dt *reg_lit(struct ctx *c, struct reg_names *rn, uint64_t v)
     return rn->small_lit[v];
 }
 
-/* 'field_stem': names_field() of 'f', made once for the field and its values. */
+/*
+ * 'field_stem': names_field() of 'f', made once for the field and its values;
+ * 'field_name' its value, the field's c_name and each value's c_field.
+ */
 static struct dt *value_json(struct ctx *c, struct reg_names *rn, const struct model_field *f,
-                             const char *field_stem, const struct model_value *v)
+                             const char *field_stem, struct dt *field_name,
+                             const struct model_value *v)
 {
     struct dt *o = dt_obj_n(c->a, 16);
     SET_STR(c, o, "name", v->name);
@@ -943,14 +946,16 @@ static struct dt *value_json(struct ctx *c, struct reg_names *rn, const struct m
     if (c->all_keys && is_svd(f->reg->block))
         SET(c, o, "svd", svd_value_json(c, v));
     char *stem = names_value_of(c->a, field_stem, f, v);
-    SET(c, o, "c_name", dt_str_ref(c->a, stem));
+    size_t ns = strlen(stem);
+    SET(c, o, "c_name", dt_str_refn(c->a, stem, ns));
     static const struct def_name name = DEF_NAME("name", "");
-    def_one(c, o, stem, strlen(stem), &name);
+    def_one(c, o, stem, ns, &name);
     SET(c, o, "c_value", reg_lit(c, rn, v->value));
-    SET(c, o, "c_field", dt_str_ref(c->a, field_stem));
+    SET(c, o, "c_field", field_name);
     /* an SVD enumeratedValues <usage>: a value that holds only when read, or only when written */
-    static const char *const usage_notes[] = {NULL, "when read", "when written"};
-    SET_STR(c, o, "c_usage", usage_notes[model_value_ext(v)->usage]);
+    static struct dt usage_notes[] = {STATIC_STR("when read"), STATIC_STR("when written")};
+    unsigned usage = model_value_ext(v)->usage;
+    SET(c, o, "c_usage", usage ? &usage_notes[usage - 1] : dt_null());
     return o;
 }
 
@@ -1013,9 +1018,11 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
 {
     const struct model_reg *r = rn->r;
     const struct model_field *f = r->fields[i];
-    char *stem = names_field_of(c->a, rn->stem, f);
-    /* lower-case, the register's part is the register's c_lower: only the name is converted */
-    rn->field_lower[i] = names_field_lower_of(c->a, rn->lower, f);
+    char *stem, *lower; /* lower-case, the register's part is the register's c_lower */
+    size_t ns =
+        names_field_of(c->a, rn->stem, rn->lower, rn->stem_val->u.str.len, f, &stem, &lower);
+    rn->field_lower[i] = lower;
+    struct dt *c_name = dt_str_refn(c->a, stem, ns);
     struct dt *o = dt_obj_n(c->a, 33); /* an SVD field's keys and "first", "last" */
     struct dt *name = str_or_null(c, f->name), *access = str_or_null(c, f->access_text);
     SET(c, o, "name", name);
@@ -1038,7 +1045,7 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
         SET(c, o, "write_constraint", write_constraint_json(c, f));
     struct dt *values = dt_list(c->a);
     for (size_t k = 0; k < f->nvalues; k++)
-        dt_push(c->a, values, value_json(c, rn, f, stem, f->values[k]));
+        dt_push(c->a, values, value_json(c, rn, f, stem, c_name, f->values[k]));
     flag_list(c, values, true);
     SET(c, o, "values", values);
     if (c->all_keys) {
@@ -1047,8 +1054,8 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
             SET(c, o, "svd", svd_field_json(c, f));
     }
 
-    SET(c, o, "c_name", dt_str_ref(c->a, stem));
-    SET(c, o, "c_lower", dt_str_ref(c->a, rn->field_lower[i]));
+    SET(c, o, "c_name", c_name);
+    SET(c, o, "c_lower", dt_str_refn(c->a, lower, ns));
     SET(c, o, "c_reserved", dt_bool(model_field_is_reserved(f)));
     SET(c, o, "c_reg", rn->stem_val);
     if (!model_field_is_reserved(f)) {
@@ -1057,7 +1064,6 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
             DEF_NAME("max", "_MAX"), DEF_NAME("reset", "_RESET")};
         static const struct def_name macros[] = {
             DEF_NAME("get", "_GET(v)"), DEF_NAME("set", "_SET(v, x)"), DEF_NAME("val", "_VAL(x)")};
-        size_t ns = strlen(stem);
         C_DEF(c, o, stem, ns, names);
         C_MDEF(c, o, stem, ns, macros);
     }
@@ -1381,17 +1387,20 @@ static struct dt *masks_json(struct ctx *c, const struct model_masks *m, unsigne
                  {DT_KEY("rmw"), m->writable & m->keep, false}};
     /* most masks of a register hold one of a few values (0 above all): each made once */
     struct dt *made[ARRAY_SIZE(masks)];
+    uint64_t made_bits[ARRAY_SIZE(masks)];
+    size_t nmade = 0;
     struct dt *o = dt_obj_n(c->a, ARRAY_SIZE(masks));
     for (size_t i = 0; i < ARRAY_SIZE(masks); i++) {
-        made[i] = NULL;
         if (model && !masks[i].model)
             continue;
-        for (size_t k = 0; k < i && !made[i]; k++)
-            if (made[k] && masks[k].bits == masks[i].bits)
-                made[i] = made[k];
-        if (!made[i])
-            made[i] = model ? hex(c, masks[i].bits) : lit(c, masks[i].bits, size, true);
-        dt_add(c->a, o, masks[i].key, made[i]);
+        size_t k = 0;
+        while (k < nmade && made_bits[k] != masks[i].bits)
+            k++;
+        if (k == nmade) {
+            made[nmade] = model ? hex(c, masks[i].bits) : lit(c, masks[i].bits, size, true);
+            made_bits[nmade++] = masks[i].bits;
+        }
+        dt_add(c->a, o, masks[i].key, made[k]);
     }
     return o;
 }
