@@ -1534,7 +1534,8 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
         struct dt *k = dt_obj(c->a);
         SET(c, k, "c_index", dt_int(c->a, (long long)i));
         SET(c, k, "c_instance", dt_str_ref(c->a, names_instance(c->a, c->prefix, inst)));
-        char *name = names_upper(c->a, ARENA_CAT(c->a, stem, "_", inst->name, "_ADDR"));
+        /* the stem is upper-case already: only the instance's name is converted */
+        char *name = ARENA_CAT(c->a, stem, "_", names_upper(c->a, inst->name), "_ADDR");
         SET(c, k, "c_name", dt_str_ref(c->a, name));
         SET(c, k, "c_addr", lit(c, model_reg_address(r, inst, 0), bits, false));
         static const struct def_name addr = DEF_NAME("addr", "");
