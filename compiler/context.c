@@ -26,7 +26,7 @@
 #include <string.h>
 
 /*
- * A scope of names defs() promised: their texts (stem + each suffix) are written
+ * A scope of names defs_n() promised: their texts (stem + each suffix) are written
  * by align_defs() once the width of the scopes aligned together is known.
  */
 struct def_name;
@@ -297,11 +297,11 @@ static void align_defs(struct ctx *c, size_t from)
     for (size_t i = from; i < end; i++) {
         const struct def_ref *d = &defs[i];
         size_t ns = d->ns, slot = ns + d->max_nx > width ? ns + d->max_nx : width;
+        if (!d->made)
+            continue;
         char *first = p;
         memcpy(first, d->stem, ns);
         memset(first + ns, ' ', slot - ns);
-        if (!d->made)
-            continue;
         const struct def_name *first_name = NULL;
         struct dt *v = d->vals;
         for (size_t k = 0; k < d->nnames; k++) {
