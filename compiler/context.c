@@ -26,15 +26,19 @@
 #include <string.h>
 
 /*
- * A name def_add() promised: its text (stem + suffix) is written by align_defs()
- * once the scope's width is known. c_mdef names are padded but do not set the width.
+ * A scope of names defs_n() promised: their texts (stem + each suffix) are written
+ * by align_defs() once the width of the scopes aligned together is known.
  */
+struct def_name;
 struct def_ref {
-    struct dt *name;    /* borrowed: owned by the tree being built; no text yet */
-    const char *stem;   /* borrowed: the tree's arena or the model */
-    const char *suffix; /* a string literal */
-    uint32_t ns, nx;    /* their lengths */
-    bool mdef;
+    struct dt *vals;              /* the names' string values, in order; the tree's, no text yet */
+    const char *stem;             /* borrowed: the tree's arena or the model */
+    const struct def_name *names; /* a static table; 'mask' says which of them were made */
+    uint32_t ns;                  /* strlen(stem) */
+    uint32_t mask;
+    uint8_t nnames, made; /* names in the table, of them made */
+    uint8_t max_nx;       /* the longest suffix made */
+    bool mdef;            /* c_mdef: padded, but not setting the width */
 };
 
 struct ctx {
@@ -45,6 +49,7 @@ struct ctx {
     const char **source_lines; /* source_line() of each of s->sources, NULL until made; in 'keep' */
     struct def_ref *defs; /* every name made so far, in order; owned (xmalloc) */
     size_t ndefs, defs_cap;
+    struct buf scratch; /* a text being made (a rule's C expression): its room kept for the next */
     bool table_keys; /* context_options.annotate given: the tables' t_* keys made here too */
     bool all_keys;   /* else the unread keys (context_key_unread) are left out */
     /*
@@ -134,6 +139,21 @@ static const char *c_type(unsigned size)
     return size > 32 ? "uint64_t" : "uint32_t";
 }
 
+/*
+ * Values of a few literals every tree holds, shared, as dt_null() and
+ * dt_bool() are (no tree changes a string once built): c_type() and
+ * c_litmacro() as values, and register spaces, without an allocation and a
+ * strlen() each time (a register has some six of them, a field one).
+ */
+#define STATIC_STR(lit) {.type = DT_STR, .u.str = {"" lit "", sizeof(lit) - 1}}
+static struct dt c_type_vals[] = {STATIC_STR("uint32_t"), STATIC_STR("uint64_t")};
+static struct dt c_litmacro_vals[] = {STATIC_STR("UINT32_C"), STATIC_STR("UINT64_C")};
+
+static struct dt *c_type_val(unsigned size)
+{
+    return &c_type_vals[size > 32];
+}
+
 static const char *c_litmacro(unsigned size)
 {
     return size > 32 ? "UINT64_C" : "UINT32_C";
@@ -185,92 +205,124 @@ static unsigned addr_bits(const struct model_reg *r)
 /*
  * "c_def": the names a template #defines for an object, by role, so that
  * align_defs() can pad them to one column ("#define NAME   VALUE" aligned).
- * Each name is the object's 'stem' followed by a suffix. "c_mdef" holds
- * function-like macros ("NAME_GET(v)"): padded to the same column, but too
- * long to set it. defs() adds the (empty) object to 'o'; DEF() adds a name.
+ * Each name is the object's 'stem' followed by a suffix, from a static table
+ * of roles and suffixes (DEF_NAME). "c_mdef" holds function-like macros
+ * ("NAME_GET(v)"): padded to the same column, but too long to set it.
  */
-struct def_scope {
-    struct dt *obj;   /* the "c_def" or "c_mdef" object */
-    const char *stem; /* borrowed */
-    size_t ns;        /* strlen(stem) */
-    bool mdef;
-    struct dt *vals;  /* room for the names' values, made at once: 'nvals' left */
-    uint32_t nvals;
+struct def_name {
+    struct dt_key role;
+    const char *suffix; /* a string literal */
+    uint8_t nx;         /* its length */
 };
-
-static struct def_scope defs(struct ctx *c, struct dt *o, struct dt_key key, const char *stem,
-                             bool mdef, uint32_t n)
-{
-    struct def_scope d = {dt_obj_n(c->a, n), stem, strlen(stem), mdef,
-                          arena_alloc(c->a, n * sizeof(struct dt)), n};
-    dt_add(c->a, o, key, d.obj);
-    return d;
-}
-
-/* 'n': the names the object gets (room made at once) */
-#define C_DEF(c, o, stem, n) defs((c), (o), DT_KEY("c_def"), (stem), false, (n))
-#define C_MDEF(c, o, stem, n) defs((c), (o), DT_KEY("c_mdef"), (stem), true, (n))
+#define DEF_NAME(role, suffix) {DT_KEY_INIT(role), "" suffix "", sizeof(suffix) - 1}
+#define DEF_ALL UINT32_MAX
 
 /*
- * Adds name stem + 'suffix' ('nx' bytes) as 'role' and remembers it for align_defs(),
- * which writes its text: written here it would be copied again there to be padded.
+ * Adds to 'o' the object 'key' ("c_def" or "c_mdef") holding the names of
+ * 'names' whose bit is set in 'mask' (DEF_ALL: every one), each stem +
+ * suffix, and remembers them for align_defs(), which writes their texts: a
+ * name written here would be copied again there to be padded. The object,
+ * its members and the names' values are one allocation.
  */
-static void def_add(struct ctx *c, struct def_scope *d, struct dt_key role, const char *suffix,
-                    size_t nx)
+static void defs_n(struct ctx *c, struct dt *o, struct dt_key key, const char *stem, size_t ns,
+                   bool mdef, const struct def_name *names, size_t n, uint32_t mask)
 {
-    struct dt *v;
-    if (d->nvals) { /* a string value as dt_str_refn() makes it, text to come */
-        v = d->vals++;
-        d->nvals--;
-        *v = (struct dt){.type = DT_STR, .u.str = {NULL, d->ns + nx}};
-    } else {
-        v = dt_str_refn(c->a, NULL, d->ns + nx);
+    size_t room = mask == DEF_ALL ? n : 0;
+    for (size_t i = 0; i < n && mask != DEF_ALL; i++)
+        room += mask >> i & 1;
+    struct dt *obj = arena_alloc(c->a, sizeof(struct dt) +
+                                           room * (sizeof(struct dt_member) + sizeof(struct dt)));
+    struct dt_member *members = (struct dt_member *)(obj + 1);
+    struct dt *vals = (struct dt *)(members + room);
+    size_t made = 0, max_nx = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(mask >> i & 1))
+            continue;
+        const struct def_name *d = &names[i];
+        vals[made] = (struct dt){.type = DT_STR, .u.str = {NULL, ns + d->nx}};
+        members[made] = (struct dt_member){d->role.s, d->role.len, d->role.fixed, &vals[made]};
+        made++;
+        max_nx = d->nx > max_nx ? d->nx : max_nx;
     }
-    dt_add(c->a, d->obj, role, v);
+    *obj = (struct dt){.type = DT_OBJ, .n = (uint32_t)made, .cap = (uint32_t)made};
+    obj->u.members = members;
+    dt_add(c->a, o, key, obj);
     if (c->ndefs == c->defs_cap)
         c->defs = xgrow(c->defs, &c->defs_cap, c->ndefs + 1, sizeof(*c->defs));
-    c->defs[c->ndefs++] = (struct def_ref){v, d->stem, suffix, (uint32_t)d->ns, (uint32_t)nx,
-                                           d->mdef};
+    c->defs[c->ndefs++] = (struct def_ref){
+        vals, stem, names, (uint32_t)ns, mask, (uint8_t)n, (uint8_t)made, (uint8_t)max_nx, mdef};
 }
 
-#define DEF(c, d, role, suffix) def_add((c), (d), DT_KEY(role), "" suffix "", sizeof(suffix) - 1)
+/* The names of table 'names' (an array) with stem 'stem' ('ns' bytes) */
+#define C_DEF(c, o, stem, ns, names)                                                               \
+    defs_n((c), (o), DT_KEY("c_def"), (stem), (ns), false, (names), ARRAY_SIZE(names), DEF_ALL)
+#define C_MDEF(c, o, stem, ns, names)                                                              \
+    defs_n((c), (o), DT_KEY("c_mdef"), (stem), (ns), true, (names), ARRAY_SIZE(names), DEF_ALL)
+
+/* A scope's one name: the stem itself, as 'role' */
+static void def_one(struct ctx *c, struct dt *o, const char *stem, size_t ns,
+                    const struct def_name *name)
+{
+    defs_n(c, o, DT_KEY("c_def"), stem, ns, false, name, 1, DEF_ALL);
+}
 
 /*
- * Writes the names def_add() made since index 'from' (c_def and c_mdef),
- * padded to the longest c_def name among them so their values line up, and
- * forgets them: a scope aligned on its own (a register's rules) is left out
- * of the enclosing one. Callers open a scope with 'from = c->ndefs' before
- * building the objects whose names line up together, and align it before
- * the tree is read: until then the names have no text. All the scope's
- * names go into one block, each written once.
+ * Writes the names of the scopes defs_n() made since index 'from' (c_def and
+ * c_mdef), padded to the longest c_def name among them so their values line
+ * up, and forgets them: a scope aligned on its own (a register's rules) is
+ * left out of the enclosing one. Callers open a scope with 'from = c->ndefs'
+ * before building the objects whose names line up together, and align it
+ * before the tree is read: until then the names have no text. All the
+ * names go into one block. Each scope's names get slots of one size, its
+ * longest name's: the first slot is written as the stem padded to that
+ * size, the others are copies of it before their suffixes go in (a copy
+ * and a suffix a name instead of stem, suffix and padding).
  */
 static void align_defs(struct ctx *c, size_t from)
 {
-    struct def_ref *defs = c->defs; /* locals: the stores below could alias c's members */
+    const struct def_ref *defs = c->defs; /* locals: the stores below could alias c's members */
     size_t end = c->ndefs, width = 0, total = 0;
     if (from == end)
         return;
     for (size_t i = from; i < end; i++) {
-        size_t n = defs[i].ns + defs[i].nx;
+        size_t n = defs[i].ns + defs[i].max_nx;
         if (!defs[i].mdef && n > width)
             width = n;
-        total += n + 1;
     }
     for (size_t i = from; i < end; i++) {
-        size_t n = defs[i].ns + defs[i].nx;
-        total += n < width ? width - n : 0;
+        size_t n = defs[i].ns + defs[i].max_nx;
+        total += ((n > width ? n : width) + 1) * defs[i].made;
     }
     char *p = arena_alloc_bytes(c->a, total);
     for (size_t i = from; i < end; i++) {
         const struct def_ref *d = &defs[i];
-        size_t n = d->ns + d->nx, len = n > width ? n : width;
-        memcpy(p, d->stem, d->ns);
-        memcpy(p + d->ns, d->suffix, d->nx);
-        memset(p + n, ' ', len - n);
-        p[len] = '\0';
-        d->name->u.str.s = p;
-        d->name->u.str.len = len;
-        p += len + 1;
+        size_t ns = d->ns, slot = ns + d->max_nx > width ? ns + d->max_nx : width;
+        if (!d->made)
+            continue;
+        char *first = p;
+        memcpy(first, d->stem, ns);
+        memset(first + ns, ' ', slot - ns);
+        const struct def_name *first_name = NULL;
+        struct dt *v = d->vals;
+        for (size_t k = 0; k < d->nnames; k++) {
+            if (!(d->mask >> k & 1))
+                continue;
+            const struct def_name *name = &d->names[k];
+            size_t len = ns + name->nx > width ? ns + name->nx : width;
+            if (p == first) {
+                first_name = name; /* its suffix last: the others copy its padded stem */
+            } else {
+                memcpy(p, first, slot);
+                memcpy(p + ns, name->suffix, name->nx);
+                p[len] = '\0';
+            }
+            v->u.str.s = p;
+            v->u.str.len = len;
+            v++;
+            p += slot + 1;
+        }
+        memcpy(first + ns, first_name->suffix, first_name->nx);
+        first[d->vals[0].u.str.len] = '\0';
     }
     c->ndefs = from;
 }
@@ -282,10 +334,10 @@ static void align_defs(struct ctx *c, size_t from)
  */
 static void flag_list(struct ctx *c, struct dt *list, bool fresh)
 {
-    size_t n = dt_len(list);
+    size_t n = list->n; /* a list the builders just made */
     struct dt_key first = DT_KEY("first");
     for (size_t i = 0; i < n; i++) {
-        struct dt *item = dt_at(list, i);
+        struct dt *item = list->u.items[i];
         if (!fresh && (!dt_is(item, DT_OBJ) || dt_getn(item, first.s, first.len)))
             continue;
         SET(c, item, "first", dt_bool(i == 0));
@@ -815,17 +867,14 @@ static struct dt *instance_json(struct ctx *c, const struct model_spec *s,
     char *stem = names_instance(c->a, c->prefix, inst);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_index", dt_int(c->a, inst->index));
-    struct def_scope d = C_DEF(c, o, stem, 6);
-    DEF(c, &d, "name", "");
-    if (inst->has_base)
-        DEF(c, &d, "base", "_BASE");
+    static const struct def_name names[] = {
+        DEF_NAME("name", ""),          DEF_NAME("base", "_BASE"), DEF_NAME("vendor", "_VENDOR"),
+        DEF_NAME("device", "_DEVICE"), DEF_NAME("dev", "_DEV"),   DEF_NAME("func", "_FUNC")};
+    uint32_t made = 1u | (uint32_t)inst->has_base << 1 |
+                    (uint32_t)inst->has_pci *
+                        (3u << 2 | (uint32_t)inst->has_dev << 4 | (uint32_t)inst->has_func << 5);
+    defs_n(c, o, DT_KEY("c_def"), stem, strlen(stem), false, names, ARRAY_SIZE(names), made);
     if (inst->has_pci) {
-        DEF(c, &d, "vendor", "_VENDOR");
-        DEF(c, &d, "device", "_DEVICE");
-        if (inst->has_dev)
-            DEF(c, &d, "dev", "_DEV");
-        if (inst->has_func)
-            DEF(c, &d, "func", "_FUNC");
         /* c_dev, c_func null when not given: no macro (any slot) */
         SET(c, o, "c_vendor", lit(c, inst->vendor, 32, false));
         SET(c, o, "c_device", lit(c, inst->device, 32, false));
@@ -855,6 +904,7 @@ static const char *sem_name(enum regc_sem sem)
 struct reg_names {
     const struct model_reg *r;
     char *stem, *lower;
+    struct dt *stem_val, *lower_val; /* their values, shared by the keys that hold them */
     const char **field_lower;
     /* the register's "c_source" and "c_cite_lines" (reg_cite()), NULL until made */
     struct dt *cite_line, *cite_lines;
@@ -885,9 +935,13 @@ static struct dt *reg_lit(struct ctx *c, struct reg_names *rn, uint64_t v)
     return rn->small_lit[v];
 }
 
-/* 'field_stem': names_field() of 'f', made once for the field and its values. */
+/*
+ * 'field_stem': names_field() of 'f', made once for the field and its values;
+ * 'field_name' its value, the field's c_name and each value's c_field.
+ */
 static struct dt *value_json(struct ctx *c, struct reg_names *rn, const struct model_field *f,
-                             const char *field_stem, const struct model_value *v)
+                             const char *field_stem, struct dt *field_name,
+                             const struct model_value *v)
 {
     struct dt *o = dt_obj_n(c->a, 16);
     SET_STR(c, o, "name", v->name);
@@ -897,14 +951,16 @@ static struct dt *value_json(struct ctx *c, struct reg_names *rn, const struct m
     if (c->all_keys && is_svd(f->reg->block))
         SET(c, o, "svd", svd_value_json(c, v));
     char *stem = names_value_of(c->a, field_stem, f, v);
-    SET(c, o, "c_name", dt_str_ref(c->a, stem));
-    struct def_scope d = C_DEF(c, o, stem, 1);
-    DEF(c, &d, "name", "");
+    size_t ns = strlen(stem);
+    SET(c, o, "c_name", dt_str_refn(c->a, stem, ns));
+    static const struct def_name name = DEF_NAME("name", "");
+    def_one(c, o, stem, ns, &name);
     SET(c, o, "c_value", reg_lit(c, rn, v->value));
-    SET(c, o, "c_field", dt_str_ref(c->a, field_stem));
+    SET(c, o, "c_field", field_name);
     /* an SVD enumeratedValues <usage>: a value that holds only when read, or only when written */
-    static const char *const usage_notes[] = {NULL, "when read", "when written"};
-    SET_STR(c, o, "c_usage", usage_notes[model_value_ext(v)->usage]);
+    static struct dt usage_notes[] = {STATIC_STR("when read"), STATIC_STR("when written")};
+    unsigned usage = model_value_ext(v)->usage;
+    SET(c, o, "c_usage", usage ? &usage_notes[usage - 1] : dt_null());
     return o;
 }
 
@@ -967,9 +1023,11 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
 {
     const struct model_reg *r = rn->r;
     const struct model_field *f = r->fields[i];
-    char *stem = names_field_of(c->a, rn->stem, f);
-    /* lower-case, the register's part is the register's c_lower: only the name is converted */
-    rn->field_lower[i] = names_field_lower_of(c->a, rn->lower, f);
+    char *stem, *lower; /* lower-case, the register's part is the register's c_lower */
+    size_t ns =
+        names_field_of(c->a, rn->stem, rn->lower, rn->stem_val->u.str.len, f, &stem, &lower);
+    rn->field_lower[i] = lower;
+    struct dt *c_name = dt_str_refn(c->a, stem, ns);
     struct dt *o = dt_obj_n(c->a, 33); /* an SVD field's keys and "first", "last" */
     struct dt *name = str_or_null(c, f->name), *access = str_or_null(c, f->access_text);
     SET(c, o, "name", name);
@@ -992,7 +1050,7 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
         SET(c, o, "write_constraint", write_constraint_json(c, f));
     struct dt *values = dt_list(c->a);
     for (size_t k = 0; k < f->nvalues; k++)
-        dt_push(c->a, values, value_json(c, rn, f, stem, f->values[k]));
+        dt_push(c->a, values, value_json(c, rn, f, stem, c_name, f->values[k]));
     flag_list(c, values, true);
     SET(c, o, "values", values);
     if (c->all_keys) {
@@ -1001,25 +1059,22 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
             SET(c, o, "svd", svd_field_json(c, f));
     }
 
-    SET(c, o, "c_name", dt_str_ref(c->a, stem));
-    SET(c, o, "c_lower", dt_str_ref(c->a, rn->field_lower[i]));
+    SET(c, o, "c_name", c_name);
+    SET(c, o, "c_lower", dt_str_refn(c->a, lower, ns));
     SET(c, o, "c_reserved", dt_bool(model_field_is_reserved(f)));
-    SET(c, o, "c_reg", dt_str_ref(c->a, rn->stem));
+    SET(c, o, "c_reg", rn->stem_val);
     if (!model_field_is_reserved(f)) {
-        struct def_scope d = C_DEF(c, o, stem, 5);
-        DEF(c, &d, "shift", "_SHIFT");
-        DEF(c, &d, "width", "_WIDTH");
-        DEF(c, &d, "mask", "_MASK");
-        DEF(c, &d, "max", "_MAX");
-        DEF(c, &d, "reset", "_RESET");
-        struct def_scope m = C_MDEF(c, o, stem, 3);
-        DEF(c, &m, "get", "_GET(v)");
-        DEF(c, &m, "set", "_SET(v, x)");
-        DEF(c, &m, "val", "_VAL(x)");
+        static const struct def_name names[] = {
+            DEF_NAME("shift", "_SHIFT"), DEF_NAME("width", "_WIDTH"), DEF_NAME("mask", "_MASK"),
+            DEF_NAME("max", "_MAX"), DEF_NAME("reset", "_RESET")};
+        static const struct def_name macros[] = {
+            DEF_NAME("get", "_GET(v)"), DEF_NAME("set", "_SET(v, x)"), DEF_NAME("val", "_VAL(x)")};
+        C_DEF(c, o, stem, ns, names);
+        C_MDEF(c, o, stem, ns, macros);
     }
     if (c->all_keys)
         SET(c, o, "c_sem", dt_str_ref(c->a, sem_name(model_field_sem(f))));
-    SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
+    SET(c, o, "c_type", c_type_val(r->size));
     SET(c, o, "c_shift", dt_int(c->a, f->lsb));
     SET(c, o, "c_max", reg_lit(c, rn, model_field_max(f)));
     if (c->all_keys)
@@ -1046,20 +1101,38 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
 
 /* ------------------------------------------------------------ rules */
 
-/* 's' as the body of a C string literal: \\ \" and \? (no trigraphs) escaped. */
-static char *c_string_body(struct ctx *c, const char *s)
+/* What c_string_body() writes for byte 'ch': 2 (\\ \" \?), 4 (\ooo: a control), else 1. */
+static size_t c_escaped_len(unsigned char ch)
 {
-    struct buf b = BUF_INIT;
+    return ch == '\\' || ch == '"' || ch == '?' ? 2 : ch < 0x20 || ch == 0x7f ? 4 : 1;
+}
+
+/*
+ * 's' as the body of a C string literal: \\ \" and \? (no trigraphs)
+ * escaped, controls as octal. 's' itself when nothing needs escaping (most
+ * messages): it outlives the tree, as the text it comes from does.
+ */
+static const char *c_string_body(struct ctx *c, const char *s)
+{
+    size_t n = 0, len = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++, n++)
+        len += c_escaped_len(*p);
+    if (len == n)
+        return s;
+    char *r = arena_alloc_bytes(c->a, len + 1), *q = r;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '\\' || *p == '"' || *p == '?')
-            buf_addf(&b, "\\%c", *p);
-        else if (*p < 0x20 || *p == 0x7f)
-            buf_addf(&b, "\\%03o", *p);
-        else
-            buf_addc(&b, (char)*p);
+        size_t k = c_escaped_len(*p);
+        if (k > 1)
+            *q++ = '\\';
+        if (k == 4) {
+            *q++ = (char)('0' + (*p >> 6));
+            *q++ = (char)('0' + (*p >> 3 & 7));
+            *q++ = (char)('0' + (*p & 7));
+        } else {
+            *q++ = (char)*p;
+        }
     }
-    char *r = arena_strdup(c->a, b.s);
-    buf_release(&b);
+    *q = '\0';
     return r;
 }
 
@@ -1209,14 +1282,14 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
     char *stem = names_rule_of(c->a, rn->stem, rule);
     SET(c, o, "c_name", dt_str_ref(c->a, stem));
     SET(c, o, "c_bit", dt_int(c->a, bit));
-    struct def_scope d = C_DEF(c, o, stem, 2);
-    DEF(c, &d, "name", "");
-    DEF(c, &d, "message", "_MESSAGE");
+    static const struct def_name names[] = {DEF_NAME("name", ""), DEF_NAME("message", "_MESSAGE")};
+    C_DEF(c, o, stem, strlen(stem), names);
     struct rule_ctx rc = {.c = c, .r = r, .rn = rn, .fields = c->all_keys ? dt_list(c->a) : NULL};
     rc.lowers = arena_alloc(c->a, (r->nfields ? r->nfields : 1) * sizeof(*rc.lowers));
-    struct buf expr = BUF_INIT;
+    struct buf *expr = &c->scratch;
+    buf_reset(expr);
     if (rule->expr) {
-        expr_render_c(rule->expr, &expr, field_getter, &rc);
+        expr_render_c(rule->expr, expr, field_getter, &rc);
         if (c->all_keys) { /* a self-test's brute-force search: no built-in template reads it */
             collect_numbers(rule->expr, &rc);
             expr_foreach_field(rule->expr, add_candidates, &rc);
@@ -1224,17 +1297,16 @@ static struct dt *rule_json(struct ctx *c, const struct model_spec *s, const str
         if (c->table_keys) /* the tables' postfix form; not in the JSON export */
             SET(c, o, "t_ops", rule_ops(c, r, rule->expr));
     } else {
-        buf_adds(&expr, "1"); /* cannot happen after check_spec(): the loader parsed it */
+        buf_adds(expr, "1"); /* cannot happen after check_spec(): the loader parsed it */
     }
-    SET(c, o, "c_expr", dt_str(c->a, expr.s));
+    SET(c, o, "c_expr", dt_strn(c->a, expr->s, expr->len));
     if (c->all_keys) {
         flag_list(c, rc.fields, true);
         SET(c, o, "c_candidates", rc.fields);
     }
-    buf_release(&expr);
     SET(c, o, "c_message", dt_str_ref(c->a, c_string_body(c, msg.s ? msg.s : rule->name)));
-    SET(c, o, "c_reg", dt_str_ref(c->a, rn->stem));
-    SET(c, o, "c_reg_lower", dt_str_ref(c->a, rn->lower));
+    SET(c, o, "c_reg", rn->stem_val);
+    SET(c, o, "c_reg_lower", rn->lower_val);
     set_cite(c, o, cite_line(c, s, cite_or_none(rule->cite)));
     if (c->all_keys) /* the tables' .cite (specjson.c reads it) */
         SET(c, o, "source", cite_json(c, s, cite_or_none(rule->cite)));
@@ -1320,24 +1392,28 @@ static struct dt *masks_json(struct ctx *c, const struct model_masks *m, unsigne
                  {DT_KEY("rmw"), m->writable & m->keep, false}};
     /* most masks of a register hold one of a few values (0 above all): each made once */
     struct dt *made[ARRAY_SIZE(masks)];
+    uint64_t made_bits[ARRAY_SIZE(masks)];
+    size_t nmade = 0;
     struct dt *o = dt_obj_n(c->a, ARRAY_SIZE(masks));
     for (size_t i = 0; i < ARRAY_SIZE(masks); i++) {
-        made[i] = NULL;
         if (model && !masks[i].model)
             continue;
-        for (size_t k = 0; k < i && !made[i]; k++)
-            if (made[k] && masks[k].bits == masks[i].bits)
-                made[i] = made[k];
-        if (!made[i])
-            made[i] = model ? hex(c, masks[i].bits) : lit(c, masks[i].bits, size, true);
-        dt_add(c->a, o, masks[i].key, made[i]);
+        size_t k = 0;
+        while (k < nmade && made_bits[k] != masks[i].bits)
+            k++;
+        if (k == nmade) {
+            made[nmade] = model ? hex(c, masks[i].bits) : lit(c, masks[i].bits, size, true);
+            made_bits[nmade++] = masks[i].bits;
+        }
+        dt_add(c->a, o, masks[i].key, made[k]);
     }
     return o;
 }
 
-static const char *space_name(enum model_space sp)
+static struct dt *space_val(enum model_space sp)
 {
-    return sp == SPACE_MSR ? "msr" : sp == SPACE_PCI ? "pci" : "mmio";
+    static struct dt names[] = {STATIC_STR("mmio"), STATIC_STR("msr"), STATIC_STR("pci")};
+    return &names[sp == SPACE_MSR ? 1 : sp == SPACE_PCI ? 2 : 0];
 }
 
 /*
@@ -1432,7 +1508,7 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
     unsigned bits = addr_bits(r);
     const struct model_instance *i0 = b && b->ninstances ? b->instances[0] : NULL;
     bool uniform = names_reg_uniform(r);
-    SET(c, o, "c_addr_type", dt_str_ref(c->a, c_type(bits)));
+    SET(c, o, "c_addr_type", c_type_val(bits));
     SET(c, o, "c_addr", lit(c, model_reg_address(r, i0, 0), bits, false));
     SET(c, o, "c_address", hex(c, model_reg_address(r, i0, 0)));
     SET(c, o, "c_addr_const", dt_bool(!r->is_array && uniform));
@@ -1463,11 +1539,12 @@ static void addr_keys(struct ctx *c, struct dt *o, const struct reg_names *rn)
         struct dt *k = dt_obj(c->a);
         SET(c, k, "c_index", dt_int(c->a, (long long)i));
         SET(c, k, "c_instance", dt_str_ref(c->a, names_instance(c->a, c->prefix, inst)));
-        char *name = names_upper(c->a, ARENA_CAT(c->a, stem, "_", inst->name, "_ADDR"));
+        /* the stem is upper-case already: only the instance's name is converted */
+        char *name = ARENA_CAT(c->a, stem, "_", names_upper(c->a, inst->name), "_ADDR");
         SET(c, k, "c_name", dt_str_ref(c->a, name));
         SET(c, k, "c_addr", lit(c, model_reg_address(r, inst, 0), bits, false));
-        struct def_scope d = C_DEF(c, k, name, 1);
-        DEF(c, &d, "addr", "");
+        static const struct def_name addr = DEF_NAME("addr", "");
+        def_one(c, k, name, strlen(name), &addr);
         dt_push(c->a, cases, k);
     }
     flag_list(c, cases, true);
@@ -1573,12 +1650,14 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     size_t from = c->ndefs; /* every name in the register but its rules' */
     struct reg_names rn = {.r = r, .stem = names_reg(c->a, c->prefix, r)};
     rn.lower = names_lower(c->a, rn.stem);
+    rn.stem_val = dt_str_ref(c->a, rn.stem);
+    rn.lower_val = dt_str_ref(c->a, rn.lower);
     rn.field_lower = arena_zalloc(c->a, (r->nfields ? r->nfields : 1) * sizeof(*rn.field_lower));
     char *stem = rn.stem;
     struct dt *o = dt_obj_n(c->a, 64);
     SET_STR(c, o, "name", r->name);
     SET_STR(c, o, "written_name", r->written_name);
-    SET(c, o, "space", dt_str_ref(c->a, space_name(r->space)));
+    SET(c, o, "space", space_val(r->space));
     SET(c, o, "address", hex(c, r->address));
     SET(c, o, "width", dt_int(c->a, r->width));
     SET(c, o, "size", dt_int(c->a, r->size));
@@ -1623,13 +1702,13 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
             SET(c, o, "svd", svd_reg_json(c, r));
     }
 
-    SET(c, o, "c_name", dt_str_ref(c->a, stem));
-    SET(c, o, "c_lower", dt_str_ref(c->a, rn.lower));
+    SET(c, o, "c_name", rn.stem_val);
+    SET(c, o, "c_lower", rn.lower_val);
     /* spec.c_prefix again: found here at once, where the root's is found only after a search
        of the register's keys and the block's, some ten times a register (3.7% of D1-H's run) */
     SET(c, o, "c_prefix", dt_str_ref(c->a, c->c_prefix));
-    SET(c, o, "c_type", dt_str_ref(c->a, c_type(r->size)));
-    SET(c, o, "c_lit", dt_str_ref(c->a, c_litmacro(r->size)));
+    SET(c, o, "c_type", c_type_val(r->size));
+    SET(c, o, "c_lit", &c_litmacro_vals[r->size > 32]);
     SET(c, o, "c_reset", lit(c, r->reset, r->size, true));
     SET(c, o, "c_masks", masks_json(c, &m, r->size, false));
     SET(c, o, "c_has_fields", dt_bool(has_fields));
@@ -1642,40 +1721,32 @@ static struct dt *reg_json(struct ctx *c, const struct model_spec *s, const stru
     addr_keys(c, o, &rn);
     if (r->is_array || !names_reg_uniform(r))
         addr_const_keys(c, o, r);
-#define REG_DEF(role, suffix) {DT_KEY_INIT(role), "" suffix "", sizeof(suffix) - 1}
-    static const struct {
-        struct dt_key role;
-        const char *suffix;
-        size_t len;
-    } reg_defs[] = {
-        REG_DEF("width", "_WIDTH"),
-        REG_DEF("size", "_SIZE"),
-        REG_DEF("reset", "_RESET"),
-        REG_DEF("addr", "_ADDR"),
-        REG_DEF("first", "_FIRST"),
-        REG_DEF("count", "_COUNT"),
-        REG_DEF("stride", "_STRIDE"),
-        REG_DEF("mbz", "_MBZ_MASK"),
-        REG_DEF("mb1", "_MB1_MASK"),
-        REG_DEF("ignored", "_IGNORED_MASK"),
-        REG_DEF("ro", "_RO_MASK"),
-        REG_DEF("wo", "_WO_MASK"),
-        REG_DEF("w1c", "_W1C_MASK"),
-        REG_DEF("w1s", "_W1S_MASK"),
-        REG_DEF("writable", "_WRITABLE_MASK"),
-        REG_DEF("keep", "_KEEP_MASK"),
-        REG_DEF("levels", "_LEVELS_MASK"),
-        REG_DEF("preserve", "_PRESERVE_MASK"),
-        REG_DEF("w0", "_W0_MASK"),
-        REG_DEF("w1t", "_W1T_MASK"),
-        REG_DEF("wany", "_WANY_MASK"),
-        REG_DEF("once", "_ONCE_MASK"),
-        REG_DEF("rules", "_RULES"),
+    static const struct def_name names[] = {
+        DEF_NAME("width", "_WIDTH"),
+        DEF_NAME("size", "_SIZE"),
+        DEF_NAME("reset", "_RESET"),
+        DEF_NAME("addr", "_ADDR"),
+        DEF_NAME("first", "_FIRST"),
+        DEF_NAME("count", "_COUNT"),
+        DEF_NAME("stride", "_STRIDE"),
+        DEF_NAME("mbz", "_MBZ_MASK"),
+        DEF_NAME("mb1", "_MB1_MASK"),
+        DEF_NAME("ignored", "_IGNORED_MASK"),
+        DEF_NAME("ro", "_RO_MASK"),
+        DEF_NAME("wo", "_WO_MASK"),
+        DEF_NAME("w1c", "_W1C_MASK"),
+        DEF_NAME("w1s", "_W1S_MASK"),
+        DEF_NAME("writable", "_WRITABLE_MASK"),
+        DEF_NAME("keep", "_KEEP_MASK"),
+        DEF_NAME("levels", "_LEVELS_MASK"),
+        DEF_NAME("preserve", "_PRESERVE_MASK"),
+        DEF_NAME("w0", "_W0_MASK"),
+        DEF_NAME("w1t", "_W1T_MASK"),
+        DEF_NAME("wany", "_WANY_MASK"),
+        DEF_NAME("once", "_ONCE_MASK"),
+        DEF_NAME("rules", "_RULES"),
     };
-#undef REG_DEF
-    struct def_scope d = C_DEF(c, o, stem, ARRAY_SIZE(reg_defs));
-    for (size_t i = 0; i < ARRAY_SIZE(reg_defs); i++)
-        def_add(c, &d, reg_defs[i].role, reg_defs[i].suffix, reg_defs[i].len);
+    C_DEF(c, o, stem, strlen(stem), names);
     reg_cite(c, s, &rn);
     SET(c, o, "c_source", rn.cite_line);
     SET(c, o, "c_cite_lines", rn.cite_lines);
@@ -1805,11 +1876,10 @@ static struct dt *event_json(struct ctx *c, const struct model_spec *s,
     SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
     SET(c, o, "c_is_sub", dt_bool(e->parent != NULL));
     SET(c, o, "c_combine_or", dt_bool(model_event_combines(e)));
-    struct def_scope d = C_DEF(c, o, stem, 4);
-    DEF(c, &d, "name", "");
-    DEF(c, &d, "code", "_CODE");
-    DEF(c, &d, "umask", "_UMASK");
-    DEF(c, &d, "counters", "_COUNTERS");
+    static const struct def_name names[] = {DEF_NAME("name", ""), DEF_NAME("code", "_CODE"),
+                                            DEF_NAME("umask", "_UMASK"),
+                                            DEF_NAME("counters", "_COUNTERS")};
+    C_DEF(c, o, stem, strlen(stem), names);
     SET(c, o, "c_encoding", lit(c, enc, size, false));
     SET(c, o, "c_code", lit(c, e->code, size, false));
     SET(c, o, "c_has_umask", dt_bool(has_umask && umask_f));
@@ -2103,8 +2173,8 @@ static struct dt *block_json(struct ctx *c, const struct model_spec *s, const st
     SET(c, o, "c_lower", dt_str_ref(c->a, names_lower(c->a, stem)));
     SET(c, o, "c_ninstances", dt_int(c->a, (long long)b->ninstances));
     size_t own = c->ndefs; /* a scope of its own: the name unpadded */
-    struct def_scope d = C_DEF(c, o, stem, 1);
-    DEF(c, &d, "ninstances", "_NINSTANCES");
+    static const struct def_name ninstances = DEF_NAME("ninstances", "_NINSTANCES");
+    def_one(c, o, stem, strlen(stem), &ninstances);
     align_defs(c, own);
     SET(c, o, "c_has_instances", dt_bool(b->ninstances > 0));
     SET(c, o, "c_has_events", dt_bool(dt_len(events) > 0));
@@ -2146,6 +2216,7 @@ static void ctx_init(struct ctx *c, struct arena *a, struct arena *keep,
     if (!c->prefix)
         c->prefix = s->name ? s->name : "REGC";
     c->keep = keep;
+    buf_init(&c->scratch);
     c->c_prefix = names_upper(keep, c->prefix);
     size_t nsources = s->nsources ? s->nsources : 1;
     c->source_lines = arena_zalloc(keep, nsources * sizeof(*c->source_lines));
@@ -2154,6 +2225,7 @@ static void ctx_init(struct ctx *c, struct arena *a, struct arena *keep,
 static void ctx_release(struct ctx *c)
 {
     free(c->defs);
+    buf_release(&c->scratch);
 }
 
 /* The root around 'blocks' (or their placeholders): both trees'; with 'doc', its doc keys. */
@@ -2281,12 +2353,13 @@ static const struct dt *expand_reg(struct context_lazy *lz, const struct dt *ite
         if (at < first || at >= first + n * sizeof(*rs->stubs))
             continue;
         size_t i = (size_t)(item - rs->stubs);
+        /* every register handed out before is done: its chunk kept for the next (no malloc) */
         if (lz->live_regs.n == 0)
-            arena_release(&lz->reg); /* every register handed out before is done */
+            arena_clear(&lz->reg);
         struct ctx *c = &lz->rc;
         struct dt *o = reg_json(c, lz->s, rs->b->regs[i]); /* its names aligned: none left */
-        dt_set(c->a, o, "first", dt_bool(i == 0));
-        dt_set(c->a, o, "last", dt_bool(i + 1 == n));
+        SET(c, o, "first", dt_bool(i == 0)); /* a register's tree has neither key */
+        SET(c, o, "last", dt_bool(i + 1 == n));
         if (lz->annotate)
             lz->annotate(c->a, o);
         live_add(&lz->live_regs, o);
@@ -2332,6 +2405,9 @@ struct context_lazy *context_build_lazy(const struct model_spec *s,
 const struct dt *context_expand(void *lazy, const struct dt *item)
 {
     struct context_lazy *lz = lazy;
+    /* the renderer asks for every item it meets: a placeholder is an empty object, few others are */
+    if (!item || item->type != DT_OBJ || item->n)
+        return NULL;
     uintptr_t at = (uintptr_t)item, first = (uintptr_t)lz->stubs;
     size_t n = lz->s->nblocks;
     uintptr_t rs = (uintptr_t)lz->rs_stubs;

@@ -122,14 +122,22 @@ char *names_value_of(struct arena *a, const char *field_stem, const struct model
     return upper_after(a, field_stem, value_infix(f), v->name);
 }
 
-char *names_field_of(struct arena *a, const char *reg_stem, const struct model_field *f)
+/* Both cases in one pass over the field's name, into one allocation: this runs for every field. */
+size_t names_field_of(struct arena *a, const char *reg_stem, const char *reg_lower, size_t ns,
+                      const struct model_field *f, char **upper, char **lower)
 {
-    return upper_after(a, reg_stem, "_", f->name);
-}
-
-char *names_field_lower_of(struct arena *a, const char *reg_lower, const struct model_field *f)
-{
-    return join_after(a, reg_lower, "_", f->name, true);
+    size_t nv = strlen(f->name), len = ns + 1 + nv;
+    char *u = arena_alloc_bytes(a, 2 * (len + 1)), *l = u + len + 1;
+    memcpy(u, reg_stem, ns);
+    memcpy(l, reg_lower, ns);
+    u[ns] = l[ns] = '_';
+    for (size_t i = 0; i <= nv; i++) { /* the NUL too */
+        u[ns + 1 + i] = upper_c(f->name[i]);
+        l[ns + 1 + i] = lower_c(f->name[i]);
+    }
+    *upper = u;
+    *lower = l;
+    return len;
 }
 
 char *names_rule_of(struct arena *a, const char *reg_stem, const struct model_rule *rule)

@@ -39,13 +39,17 @@ char *names_value(struct arena *a, const char *prefix, const struct model_field 
 /* The same from names_field()'s result for v's field: one join instead of four. */
 char *names_value_of(struct arena *a, const char *field_stem, const struct model_field *f,
                      const struct model_value *v);
-/* A field's stem from names_reg()'s result for its register: one join instead of three or
- * more; a rule's, REG_STEM_RULE_NAME, likewise. */
-char *names_field_of(struct arena *a, const char *reg_stem, const struct model_field *f);
+/*
+ * A field's stem from names_reg()'s result for its register ('reg_stem', 'ns'
+ * bytes): one join instead of three or more; '*lower' gets its c_lower the
+ * same way from the register's ('reg_lower', names_lower() of 'reg_stem'):
+ * REG_LOWER_name, the field's name lower-cased as names_lower() does. Returns
+ * their length.
+ */
+size_t names_field_of(struct arena *a, const char *reg_stem, const char *reg_lower, size_t ns,
+                      const struct model_field *f, char **upper, char **lower);
+/* A rule's stem, REG_STEM_RULE_NAME, likewise. */
 char *names_rule_of(struct arena *a, const char *reg_stem, const struct model_rule *rule);
-/* A field's c_lower from its register's (names_lower() of names_reg()): REG_LOWER_name,
- * the field's name lower-cased as names_lower() does. */
-char *names_field_lower_of(struct arena *a, const char *reg_lower, const struct model_field *f);
 char *names_instance(struct arena *a, const char *prefix, const struct model_instance *i);
 char *names_event(struct arena *a, const char *prefix, const struct model_event *e);
 char *names_block(struct arena *a, const char *prefix, const struct model_block *b);

@@ -727,6 +727,92 @@ static void test_shared_values_are_each_keys_own(void **state)
     json_decref(t);
 }
 
+/* 'path' of 'root' is 'name' padded with spaces to 'width' (no padding when it is longer) */
+static void expect_padded(json_t *root, const char *path, const char *name, size_t width)
+{
+    char want[128];
+    size_t n = strlen(name);
+    assert_true(n < sizeof(want) && width < sizeof(want));
+    memcpy(want, name, n);
+    memset(want + n, ' ', width > n ? width - n : 0);
+    want[width > n ? width : n] = '\0';
+    assert_string_equal(gets(root, path), want);
+}
+
+/*
+ * The c_def and c_mdef names, each scope's names from its table: every name
+ * padded to the longest c_def name aligned with it, a c_mdef name longer
+ * than that left as it is, an instance's names only those it has, a rule's
+ * scope aligned alone. Widths counted by hand from the demo's names.
+ */
+static void test_def_names_scoped(void **state)
+{
+    json_t *t = build();
+    json_t *r = get(t, "blocks.0.registers.0");
+    /* the register's longest: DEMO_U_MSR_PMON_CTL (19) + _WRITABLE_MASK (14) */
+    size_t w = 33;
+    expect_padded(r, "c_def.writable", "DEMO_U_MSR_PMON_CTL_WRITABLE_MASK", w);
+    expect_padded(r, "c_def.rules", "DEMO_U_MSR_PMON_CTL_RULES", w);
+    expect_padded(r, "c_def.w0", "DEMO_U_MSR_PMON_CTL_W0_MASK", w);
+    json_t *thresh = get(r, "fields.1"), *en = get(r, "fields.3");
+    expect_padded(thresh, "c_def.mask", "DEMO_U_MSR_PMON_CTL_THRESH_MASK", w);
+    expect_padded(thresh, "c_def.reset", "DEMO_U_MSR_PMON_CTL_THRESH_RESET", w);
+    /* 33, 36 and 33 long: one scope, slots of its longest */
+    expect_padded(thresh, "c_mdef.get", "DEMO_U_MSR_PMON_CTL_THRESH_GET(v)", w);
+    expect_padded(thresh, "c_mdef.set", "DEMO_U_MSR_PMON_CTL_THRESH_SET(v, x)", w);
+    assert_int_equal(strlen(gets(thresh, "c_mdef.set")), 36);
+    expect_padded(thresh, "c_mdef.val", "DEMO_U_MSR_PMON_CTL_THRESH_VAL(x)", w);
+    expect_padded(en, "c_mdef.get", "DEMO_U_MSR_PMON_CTL_EN_GET(v)", w);
+    expect_padded(en, "c_mdef.set", "DEMO_U_MSR_PMON_CTL_EN_SET(v, x)", w);
+    expect_padded(en, "c_def.shift", "DEMO_U_MSR_PMON_CTL_EN_SHIFT", w);
+    assert_null(get(r, "fields.0.c_def")); /* reserved: no names */
+    expect_padded(r, "fields.7.values.0.c_def.name", "DEMO_U_MSR_PMON_CTL_UMASK_ANY", w);
+    /* the rule's names line up with each other only: 44 and 52 long */
+    expect_padded(r, "rules.0.c_def.name", "DEMO_U_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH", 52);
+    expect_padded(r, "rules.0.c_def.message",
+                  "DEMO_U_MSR_PMON_CTL_RULE_INVERT_NEEDS_THRESH_MESSAGE", 52);
+    /* a register with instances: its address cases in its scope (DEMO_C_CTL_WRITABLE_MASK: 24) */
+    json_t *cc = get(t, "blocks.1.registers.0");
+    expect_padded(cc, "c_addr_cases.1.c_def.addr", "DEMO_C_CTL_CBOX1_ADDR", 24);
+    expect_padded(cc, "fields.0.c_def.max", "DEMO_C_CTL_ALL_MAX", 24);
+    /* instances: only the names each has, in the table's order; a block's instances together */
+    json_t *d = get(t, "blocks.1.instances.0.c_def");
+    assert_int_equal(json_object_size(d), 2);
+    expect_padded(d, "name", "DEMO_CBOX_CBOX0", 20);
+    expect_padded(d, "base", "DEMO_CBOX_CBOX0_BASE", 20);
+    d = get(t, "blocks.2.instances.0.c_def");
+    const char *keys[] = {"name", "vendor", "device", "dev", "func"};
+    const char *names[] = {"DEMO_HA_HA0", "DEMO_HA_HA0_VENDOR", "DEMO_HA_HA0_DEVICE",
+                           "DEMO_HA_HA0_DEV", "DEMO_HA_HA0_FUNC"};
+    assert_int_equal(json_object_size(d), 5);
+    size_t k = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach(d, key, v)
+    {
+        assert_string_equal(key, keys[k]);
+        expect_padded(d, key, names[k], 18);
+        k++;
+    }
+    expect_padded(t, "blocks.1.c_def.ninstances", "DEMO_CBOX_NINSTANCES", 20);
+    json_decref(t);
+}
+
+/* A rule's message as a C string body: each escape written by hand; nothing to escape, as is. */
+static void test_c_message_escapes(void **state)
+{
+    struct model_spec *s = demo();
+    struct model_rule *rule = s->blocks[0]->regs[0]->rules[0];
+    const char *in[] = {"plain text", "a\\b \"q\" ?\?=", "x\001y\177z", ""};
+    const char *out[] = {"plain text", "a\\\\b \\\"q\\\" \\?\\?=", "x\\001y\\177z", ""};
+    for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+        rule->message = in[i];
+        json_t *t = context_build_json(s, NULL);
+        assert_string_equal(gets(t, "blocks.0.registers.0.rules.0.c_message"), out[i]);
+        json_decref(t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -747,6 +833,8 @@ int main(void)
         cmocka_unit_test_teardown(test_names_match_golden_header, teardown),
         cmocka_unit_test_teardown(test_names_foreach_shows_collisions, teardown),
         cmocka_unit_test_teardown(test_shared_values_are_each_keys_own, teardown),
+        cmocka_unit_test_teardown(test_def_names_scoped, teardown),
+        cmocka_unit_test_teardown(test_c_message_escapes, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
