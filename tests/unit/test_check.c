@@ -988,6 +988,42 @@ static void test_name_collisions_in_parts(void **state)
     diag_release(&whole);
 }
 
+/*
+ * Names made first before the collision check's set fills (and it halves
+ * the part it keeps) and again after: the hashes kept must survive each
+ * halving. 64 registers R<i> with a field F, some 9,000 names of other
+ * registers, then 64 registers R<i>_F: each pair makes the name R<i>_F_WIDTH.
+ */
+static void test_name_collisions_kept_when_halved(void **state)
+{
+    (void)state;
+    const char *text[2];
+    for (int budgeted = 0; budgeted < 2; budgeted++) {
+        struct diag d;
+        diag_init(&d, NULL);
+        mk_begin(&A, diag_add_file(&d, "t.xml"));
+        struct model_spec *s = mk_spec();
+        struct model_block *blk = mk_block(s, "blk", 1);
+        unsigned line = 10;
+        for (unsigned i = 0; i < 64; i++, line += 2)
+            mk_field(mk_reg(blk, arena_printf(&A, "R%u", i), 32, 4 * i, line), "F", 31, 0, "RW",
+                     line + 1);
+        for (unsigned i = 0; i < 400; i++, line += 2)
+            mk_field(mk_reg(blk, arena_printf(&A, "S%u", i), 32, 4 * (64 + i), line), "G", 31, 0,
+                     "RW", line + 1);
+        for (unsigned i = 0; i < 64; i++, line += 2)
+            mk_field(mk_reg(blk, arena_printf(&A, "R%u_F", i), 32, 4 * (464 + i), line), "H", 31,
+                     0, "RW", line + 1);
+        struct check_options o = {.collision_budget = budgeted ? 2048 : 0};
+        assert_int_equal(check_spec_with(&A, &d, s, &o), -1);
+        assert_int_equal(d.count[DIAG_NAME_COLLISION], 64);
+        assert_true(budgeted ? o.collision_parts >= 4 : o.collision_parts == 1);
+        text[budgeted] = arena_strdup(&A, d.text.s);
+        diag_release(&d);
+    }
+    assert_string_equal(text[1], text[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1029,6 +1065,7 @@ int main(void)
         T(test_large_spec_is_fast),
         T(test_name_collisions_in_every_block),
         T(test_name_collisions_in_parts),
+        T(test_name_collisions_kept_when_halved),
         T(test_name_hashes_equal_names_different),
 #undef T
     };
