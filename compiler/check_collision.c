@@ -156,8 +156,8 @@ static size_t names_estimate(const struct model_spec *s)
 
 struct collision_ctx {
     struct check_ctx *c;
-    struct regc_map twice;        /* the hashes made more than once (keys: in the check's arena) */
-    struct arena *a;              /* the repeated hashes, the names kept and their positions */
+    struct regc_map *twice;       /* the hashes made more than once (check_name_hashes()) */
+    struct arena *a;              /* the names kept and their positions */
     struct regc_map seen;         /* name -> its first struct srcpos, for those hashes */
     struct srcpos last_a, last_b; /* the last pair reported, so one pair is reported once */
 };
@@ -171,7 +171,7 @@ static void collision_add(void *ctx, const char *ident, struct srcpos pos)
 {
     struct collision_ctx *cc = ctx;
     uint64_t h = names_hash64(ident);
-    if (!regc_map_find(&cc->twice, &h, sizeof(h)))
+    if (!regc_map_find(cc->twice, &h, sizeof(h)))
         return;
     bool found;
     struct regc_map_entry *e = xmap_put_str(&cc->seen, arena_strdup(cc->a, ident), &found);
@@ -191,16 +191,10 @@ static void collision_add(void *ctx, const char *ident, struct srcpos pos)
     diag_note(cc->c->dg, first, "'%s' first generated here", ident);
 }
 
-/*
- * Duplicate names in one scope always collide too; those are reported once,
- * as duplicate-name, so this pass runs only when there were none.
- */
-void check_name_collision(struct check_ctx *c)
+void check_name_hashes(struct check_ctx *c)
 {
-    if (c->dg->count[DIAG_DUPLICATE_NAME] > 0 || !c->s->prefix)
+    if (!c->s->prefix)
         return;
-    struct arena own = ARENA_INIT; /* the repeated hashes, the names kept */
-    struct collision_ctx cc = {.c = c, .twice = REGC_MAP_INIT, .a = &own, .seen = REGC_MAP_INIT};
     size_t max_cap = 2;
     while (max_cap * 2 <= c->collision_budget)
         max_cap *= 2;
@@ -208,7 +202,7 @@ void check_name_collision(struct check_ctx *c)
     while (cap < want && cap < max_cap)
         cap *= 2;
     struct hashes hs = {
-        .max_cap = max_cap, .parts = 1, .grow = true, .twice = &cc.twice, .a = &own};
+        .max_cap = max_cap, .parts = 1, .grow = true, .twice = &c->name_twice, .a = &c->name_keys};
     hashes_alloc(&hs, cap < max_cap ? cap : max_cap);
     for (;;) {
         names_foreach_hashes(c->s, c->s->prefix, hashes_add, &hs);
@@ -221,10 +215,21 @@ void check_name_collision(struct check_ctx *c)
     }
     free(hs.slot);
     c->collision_parts = hs.parts;
-    if (cc.twice.n > 0) {
+    c->names_hashed = true;
+}
+
+/*
+ * Duplicate names in one scope always collide too; those are reported once,
+ * as duplicate-name, so this pass reports only when there were none.
+ */
+void check_name_collision(struct check_ctx *c)
+{
+    if (c->dg->count[DIAG_DUPLICATE_NAME] == 0 && c->name_twice.n > 0) {
+        struct collision_ctx cc = {
+            .c = c, .twice = &c->name_twice, .a = &c->name_keys, .seen = REGC_MAP_INIT};
         names_foreach(c->s, c->s->prefix, collision_add, &cc);
         regc_map_release(&cc.seen);
     }
-    regc_map_release(&cc.twice);
-    arena_release(&own);
+    regc_map_release(&c->name_twice);
+    arena_release(&c->name_keys);
 }

@@ -154,6 +154,47 @@ static void test_duplicates_in_every_scope(void **state)
            "t.xml:4: note: 'b' first defined here\n");
 }
 
+/*
+ * One duplicate alone in its scope: check_names() skips the maps of the
+ * scopes whose names make C names when the collision check's hashed walk
+ * found every C name made once, so each such duplicate must make a C name
+ * twice; the values of a reserved field make none and are still compared.
+ */
+static void test_duplicate_alone_in_each_scope(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < 7; kind++) {
+        struct diag d;
+        diag_init(&d, NULL);
+        mk_begin(&A, diag_add_file(&d, "t.xml"));
+        struct model_spec *s = mk_spec();
+        struct model_block *b = mk_block(s, "b", 4);
+        mk_inst(b, "i0", 0x100, 5);
+        if (kind == 0)
+            mk_inst(b, "i0", 0x200, 6);
+        struct model_reg *r = mk_reg(b, "CTL", 32, 0, 7);
+        struct model_field *en = mk_field(r, "en", 0, 0, "RW", 8);
+        struct model_field *rsv = mk_field(r, "rsv", 7, 1, "rsv", 9);
+        mk_field(r, kind == 1 ? "en" : "hi", 31, 8, "RW", 10);
+        mk_value(en, "ON", 1, 11);
+        mk_value(en, kind == 2 ? "ON" : "OFF", 0, 12);
+        mk_rule(r, "r1", "en", 13, 0);
+        if (kind == 3)
+            mk_rule(r, "r1", "en", 14, 0);
+        mk_simple(b, kind == 4 ? "CTL" : "CTL2", 4, 15);
+        if (kind == 5) {
+            mk_value(rsv, "X", 1, 16);
+            mk_value(rsv, "X", 2, 17);
+        }
+        struct model_events *t = mk_table(b, "CTL", "en", NULL, 18);
+        mk_event(t, NULL, "EV", 0, 19);
+        mk_event(t, NULL, kind == 6 ? "EV" : "EW", 1, 20);
+        check_spec(&A, &d, s);
+        assert_int_equal(d.count[DIAG_DUPLICATE_NAME], 1);
+        diag_release(&d);
+    }
+}
+
 static void test_name_collision(void **state)
 {
     struct model_spec *s = mk_spec();
@@ -1034,6 +1075,7 @@ int main(void)
         T(test_keyword_table_lookup),
         T(test_duplicate_field_but_reserved_may_repeat),
         T(test_duplicates_in_every_scope),
+        T(test_duplicate_alone_in_each_scope),
         T(test_name_collision),
         T(test_name_collisions_in_order),
         T(test_unknown_refs),
