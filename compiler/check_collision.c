@@ -148,8 +148,12 @@ static size_t names_estimate(const struct model_spec *s)
     for (size_t b = 0; b < s->nblocks; b++) {
         const struct model_block *blk = s->blocks[b];
         n += 4 * blk->ninstances;
-        for (size_t i = 0; i < blk->nregs; i++)
-            n += 20 + 12 * blk->regs[i]->nfields;
+        for (size_t i = 0; i < blk->nregs; i++) {
+            const struct model_reg *r = blk->regs[i];
+            n += 20 + 3 * r->nrules;
+            for (size_t k = 0; k < r->nfields; k++)
+                n += 12 + r->fields[k]->nvalues;
+        }
     }
     return n;
 }
