@@ -24,8 +24,8 @@
  */
 int check_spec(struct arena *a, struct diag *dg, struct model_spec *s);
 
-/* The most name hashes the collision check holds at once (8 bytes each, 32 MB) before it
- * walks the names in parts. */
+/* The most slots of the collision check's set of name hashes (8 bytes each, 32 MB); with
+ * three quarters of them filled it walks the names in parts. */
 #define CHECK_COLLISION_BUDGET ((size_t)4 << 20)
 
 /* What check_spec_with() may be told, and what it tells back; check_spec() takes the

@@ -240,6 +240,12 @@ static int cmp_rec(const void *pa, const void *pb)
     return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
+static int cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
+
 static int cmp_pair(const void *pa, const void *pb)
 {
     const struct addr_pair *a = pa, *b = pb;
@@ -271,7 +277,7 @@ static void find_pairs(struct addr_walk *w, size_t n)
     w->olds = xmalloc((npairs ? npairs : 1) * sizeof(*w->olds));
     for (size_t i = 0; i < npairs; i++)
         w->olds[i] = pairs[i].old;
-    util_sort_u64(w->olds, npairs);
+    qsort(w->olds, npairs, sizeof(*w->olds), cmp_u64); /* a pair is an error: few */
     size_t k = 0;
     for (size_t i = 0; i < npairs; i++)
         if (k == 0 || w->olds[k - 1] != w->olds[i])

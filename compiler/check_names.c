@@ -1,7 +1,9 @@
 /*
  * check_names - names are C identifiers, not keywords, and unique in their
  * scope. That no two objects get the same generated C name is checked in
- * check_collision.c.
+ * check_collision.c, whose hashed walk runs first: when it found every C
+ * name made once, the scopes whose names make C names hold no duplicate
+ * (check_names_unique()).
  */
 #include "check.h"
 #include "check_int.h"
@@ -210,7 +212,7 @@ struct scopes {
 static void scopes_each(struct scopes *sc, void (*fn)(struct regc_map *))
 {
     struct regc_map *m[] = {&sc->insts, &sc->regs, &sc->events, &sc->fields,
-                             &sc->rules, &sc->ats,  &sc->values, &sc->subs};
+                            &sc->rules, &sc->ats,  &sc->values, &sc->subs};
     for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
         fn(m[i]);
 }
@@ -228,9 +230,11 @@ static void check_value_tail(struct check_ctx *c, const struct model_value *v)
 static void names_of_field(struct check_ctx *c, struct scopes *sc, const struct model_field *f)
 {
     check_name(c, "field", f->name, f->pos);
-    if (!model_field_is_reserved(f))
+    bool reserved = model_field_is_reserved(f);
+    if (!reserved && !check_names_unique(c))
         check_duplicate_name(c, &sc->fields, "field", f->name, &f->pos,
                              (struct scope){"register", f->reg->name});
+    bool values_unique = !reserved && check_names_unique(c);
     regc_map_clear(&sc->values);
     /* in block-qualified names a value only ever follows "_V_": "16MHz" is fine there */
     bool tail = f->reg->block && f->reg->block->names_qualified;
@@ -240,8 +244,9 @@ static void names_of_field(struct check_ctx *c, struct scopes *sc, const struct 
             check_value_tail(c, v);
         else
             check_name(c, "value", v->name, v->pos);
-        check_duplicate_name(c, &sc->values, "value", v->name, &v->pos,
-                             (struct scope){"field", f->name});
+        if (!values_unique)
+            check_duplicate_name(c, &sc->values, "value", v->name, &v->pos,
+                                 (struct scope){"field", f->name});
     }
 }
 
@@ -255,7 +260,9 @@ static void names_of_reg(struct check_ctx *c, struct scopes *sc, const struct mo
     struct scope in_reg = {"register", r->name};
     for (size_t i = 0; i < r->nrules; i++) {
         check_name(c, "rule", r->rules[i]->name, r->rules[i]->pos);
-        check_duplicate_name(c, &sc->rules, "rule", r->rules[i]->name, &r->rules[i]->pos, in_reg);
+        if (!check_names_unique(c))
+            check_duplicate_name(c, &sc->rules, "rule", r->rules[i]->name, &r->rules[i]->pos,
+                                 in_reg);
     }
     for (size_t i = 0; i < r->nats; i++)
         check_duplicate_name(c, &sc->ats, "<at> for instance", r->ats[i]->instance_name,
@@ -285,11 +292,14 @@ static void names_of_block(struct check_ctx *c, struct scopes *sc, const struct 
     for (size_t i = 0; i < b->ninstances; i++) {
         const struct model_instance *inst = b->instances[i];
         check_name(c, "instance", inst->name, inst->pos);
-        check_duplicate_name(c, &sc->insts, "instance", inst->name, &inst->pos, in_block);
+        if (!check_names_unique(c))
+            check_duplicate_name(c, &sc->insts, "instance", inst->name, &inst->pos, in_block);
     }
     for (size_t i = 0; i < b->nregs; i++) {
         check_name(c, "register", b->regs[i]->name, b->regs[i]->pos);
-        check_duplicate_name(c, &sc->regs, "register", b->regs[i]->name, &b->regs[i]->pos, in_block);
+        if (!check_names_unique(c))
+            check_duplicate_name(c, &sc->regs, "register", b->regs[i]->name, &b->regs[i]->pos,
+                                 in_block);
         names_of_reg(c, sc, b->regs[i]);
     }
     for (size_t t = 0; t < b->nevent_tables; t++)

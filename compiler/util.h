@@ -38,9 +38,6 @@ static inline bool util_same_text(const char *x, const char *y)
     return x == y || (x && y && strcmp(x, y) == 0);
 }
 
-/* Sorts 'n' values in ascending order, in linear time (a radix sort). */
-void util_sort_u64(uint64_t *v, size_t n);
-
 /* The directory part of 'path': "." when it has no '/', "/" for "/x". Caller frees. */
 char *util_dir_of(const char *path);
 

@@ -154,6 +154,47 @@ static void test_duplicates_in_every_scope(void **state)
            "t.xml:4: note: 'b' first defined here\n");
 }
 
+/*
+ * One duplicate alone in its scope: check_names() skips the maps of the
+ * scopes whose names make C names when the collision check's hashed walk
+ * found every C name made once, so each such duplicate must make a C name
+ * twice; the values of a reserved field make none and are still compared.
+ */
+static void test_duplicate_alone_in_each_scope(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < 7; kind++) {
+        struct diag d;
+        diag_init(&d, NULL);
+        mk_begin(&A, diag_add_file(&d, "t.xml"));
+        struct model_spec *s = mk_spec();
+        struct model_block *b = mk_block(s, "b", 4);
+        mk_inst(b, "i0", 0x100, 5);
+        if (kind == 0)
+            mk_inst(b, "i0", 0x200, 6);
+        struct model_reg *r = mk_reg(b, "CTL", 32, 0, 7);
+        struct model_field *en = mk_field(r, "en", 0, 0, "RW", 8);
+        struct model_field *rsv = mk_field(r, "rsv", 7, 1, "rsv", 9);
+        mk_field(r, kind == 1 ? "en" : "hi", 31, 8, "RW", 10);
+        mk_value(en, "ON", 1, 11);
+        mk_value(en, kind == 2 ? "ON" : "OFF", 0, 12);
+        mk_rule(r, "r1", "en", 13, 0);
+        if (kind == 3)
+            mk_rule(r, "r1", "en", 14, 0);
+        mk_simple(b, kind == 4 ? "CTL" : "CTL2", 4, 15);
+        if (kind == 5) {
+            mk_value(rsv, "X", 1, 16);
+            mk_value(rsv, "X", 2, 17);
+        }
+        struct model_events *t = mk_table(b, "CTL", "en", NULL, 18);
+        mk_event(t, NULL, "EV", 0, 19);
+        mk_event(t, NULL, kind == 6 ? "EV" : "EW", 1, 20);
+        check_spec(&A, &d, s);
+        assert_int_equal(d.count[DIAG_DUPLICATE_NAME], 1);
+        diag_release(&d);
+    }
+}
+
 static void test_name_collision(void **state)
 {
     struct model_spec *s = mk_spec();
@@ -988,6 +1029,42 @@ static void test_name_collisions_in_parts(void **state)
     diag_release(&whole);
 }
 
+/*
+ * Names made first before the collision check's set fills (and it halves
+ * the part it keeps) and again after: the hashes kept must survive each
+ * halving. 64 registers R<i> with a field F, some 9,000 names of other
+ * registers, then 64 registers R<i>_F: each pair makes the name R<i>_F_WIDTH.
+ */
+static void test_name_collisions_kept_when_halved(void **state)
+{
+    (void)state;
+    const char *text[2];
+    for (int budgeted = 0; budgeted < 2; budgeted++) {
+        struct diag d;
+        diag_init(&d, NULL);
+        mk_begin(&A, diag_add_file(&d, "t.xml"));
+        struct model_spec *s = mk_spec();
+        struct model_block *blk = mk_block(s, "blk", 1);
+        unsigned line = 10;
+        for (unsigned i = 0; i < 64; i++, line += 2)
+            mk_field(mk_reg(blk, arena_printf(&A, "R%u", i), 32, 4 * i, line), "F", 31, 0, "RW",
+                     line + 1);
+        for (unsigned i = 0; i < 400; i++, line += 2)
+            mk_field(mk_reg(blk, arena_printf(&A, "S%u", i), 32, 4 * (64 + i), line), "G", 31, 0,
+                     "RW", line + 1);
+        for (unsigned i = 0; i < 64; i++, line += 2)
+            mk_field(mk_reg(blk, arena_printf(&A, "R%u_F", i), 32, 4 * (464 + i), line), "H", 31,
+                     0, "RW", line + 1);
+        struct check_options o = {.collision_budget = budgeted ? 2048 : 0};
+        assert_int_equal(check_spec_with(&A, &d, s, &o), -1);
+        assert_int_equal(d.count[DIAG_NAME_COLLISION], 64);
+        assert_true(budgeted ? o.collision_parts >= 4 : o.collision_parts == 1);
+        text[budgeted] = arena_strdup(&A, d.text.s);
+        diag_release(&d);
+    }
+    assert_string_equal(text[1], text[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -998,6 +1075,7 @@ int main(void)
         T(test_keyword_table_lookup),
         T(test_duplicate_field_but_reserved_may_repeat),
         T(test_duplicates_in_every_scope),
+        T(test_duplicate_alone_in_each_scope),
         T(test_name_collision),
         T(test_name_collisions_in_order),
         T(test_unknown_refs),
@@ -1029,6 +1107,7 @@ int main(void)
         T(test_large_spec_is_fast),
         T(test_name_collisions_in_every_block),
         T(test_name_collisions_in_parts),
+        T(test_name_collisions_kept_when_halved),
         T(test_name_hashes_equal_names_different),
 #undef T
     };
