@@ -31,12 +31,10 @@ void buf_addn_slow(struct buf *b, const char *s, size_t n);
 /*
  * Inline: the renderer adds a few bytes at a time (template text between
  * tags, one value), millions of times per header; the call into buf.c is
- * made only when the buffer must grow. Always inline: the compiler's own
- * choice was a call per piece, once the copy had cases up to 32 bytes.
+ * made only when the buffer must grow.
  */
-#define BUF_ALWAYS_INLINE static inline __attribute__((always_inline))
 /* The first and the last 'w' of 'n' bytes (w <= n <= 2 * w, w 2 to 16), which may overlap. */
-BUF_ALWAYS_INLINE void buf_copy_ends(char *d, const char *s, size_t n, size_t w)
+static inline void buf_copy_ends(char *d, const char *s, size_t n, size_t w)
 {
     char head[16], tail[16];
     memcpy(head, s, w);
@@ -46,13 +44,13 @@ BUF_ALWAYS_INLINE void buf_copy_ends(char *d, const char *s, size_t n, size_t w)
 }
 
 /*
- * memcpy, but up to 32 bytes as two loads and two stores: no call into
- * libc. Most of a C header's pieces (names, "_MASK ", a line's indent) are
- * 2 to 32 bytes.
+ * memcpy, but up to 'inline_max' bytes (16, or 32 where the source is never
+ * a small array: gcc's bounds warnings see the cases past its size) as two
+ * loads and two stores: no call into libc.
  */
-BUF_ALWAYS_INLINE void buf_copy(char *d, const char *s, size_t n)
+static inline void buf_copy_upto(char *d, const char *s, size_t n, size_t inline_max)
 {
-    if (n > 32)
+    if (n > inline_max)
         memcpy(d, s, n);
     else if (n >= 16)
         buf_copy_ends(d, s, n, 16);
@@ -66,7 +64,17 @@ BUF_ALWAYS_INLINE void buf_copy(char *d, const char *s, size_t n)
         *d = *s;
 }
 
-BUF_ALWAYS_INLINE void buf_put(struct buf *b, const char *s, size_t n)
+static inline void buf_copy(char *d, const char *s, size_t n)
+{
+    buf_copy_upto(d, s, n, 16);
+}
+
+/*
+ * Appends without the NUL after: for a writer that appends a great many
+ * short pieces (the renderer, some 15 bytes a piece) and ends the text with
+ * buf_terminate() before it is read as a string. Room for the NUL is kept.
+ */
+static inline void buf_put(struct buf *b, const char *s, size_t n)
 {
     if (b->len + n < b->cap) {
         buf_copy(b->s + b->len, s, n);

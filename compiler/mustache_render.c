@@ -391,6 +391,16 @@ static bool nest_enter(struct render *r, const struct mus_template *t, const str
 }
 
 /*
+ * A piece of a run into 'out', which has room for it: up to 32 bytes (most
+ * of a C header's names are 17 to 32) copied inline, not by libc.
+ */
+static inline void put_piece(struct buf *out, const char *s, size_t n)
+{
+    buf_copy_upto(out->s + out->len, s, n, 32);
+    out->len += n;
+}
+
+/*
  * How long 'out' may grow by a piece of a run without a look: within the
  * output limit, within the buffer's room (the NUL after included), and
  * short of the sink's chunk, so that a piece past any of them takes the
@@ -772,8 +782,7 @@ static inline bool var_fast(struct render *r, struct buf *out, const struct node
     if (v->type == DT_STR && (n->raw || raw_values)) {
         if (out->len + v->u.str.len > lim)
             return false;
-        buf_copy(out->s + out->len, v->u.str.s, v->u.str.len);
-        out->len += v->u.str.len;
+        put_piece(out, v->u.str.s, v->u.str.len);
     } else if (v->type == DT_STR) {
         if (out->len > lim || v->u.str.len > (lim - out->len) / MUS_ESCAPE_GROWTH)
             return false;
@@ -824,8 +833,7 @@ static const struct node *render_run(struct render *r, const struct mus_template
     for (; n < end; n++) {
         if (n->kind == N_TEXT) {
             if (out->len + n->len <= r->fast_lim) {
-                buf_copy(out->s + out->len, n->text, n->len);
-                out->len += n->len;
+                put_piece(out, n->text, n->len);
                 continue;
             }
         } else if (var_fast(r, out, n, memo, top, raw_values, r->fast_lim)) {

@@ -73,9 +73,10 @@ static void test_buf_addn_every_length(void **state)
 
 /*
  * buf_put() into a buffer with room, so that every piece takes the inline
- * copy (its cases: 0, 1, 2-3, 4-7, 8-15, 16-32 bytes, and libc's memcpy
- * past 32), at every offset; the bytes before and after are left alone,
- * and no NUL is written until buf_terminate().
+ * copy (its cases: 0, 1, 2-3, 4-7, 8-16 bytes, and libc's memcpy past 16),
+ * at every offset; the bytes before and after are left alone, and no NUL
+ * is written until buf_terminate(). The same for buf_copy_upto() with 32
+ * (the renderer's: 17-32 bytes inline too).
  */
 static void test_buf_put_every_length(void **state)
 {
@@ -99,6 +100,13 @@ static void test_buf_put_every_length(void **state)
             buf_terminate(&b);
             assert_int_equal(b.s[off + n], '\0');
             assert_int_equal(b.s[off + n + 1], '#');
+            memset(b.s, '#', b.cap);
+            buf_copy_upto(b.s + off, src + 5, n, 32);
+            for (size_t i = 0; i < off; i++)
+                assert_int_equal(b.s[i], '#');
+            for (size_t i = 0; i < n; i++)
+                assert_int_equal(b.s[off + i], src[5 + i]);
+            assert_int_equal(b.s[off + n], '#');
             buf_release(&b);
         }
     }
