@@ -33,39 +33,68 @@ void buf_addn_slow(struct buf *b, const char *s, size_t n);
  * tags, one value), millions of times per header; the call into buf.c is
  * made only when the buffer must grow.
  */
-/* The first and the last 'w' of 'n' bytes (w <= n <= 2 * w, w 4 or 8), which may overlap. */
+/* The first and the last 'w' of 'n' bytes (w <= n <= 2 * w, w 2 to 16), which may overlap. */
 static inline void buf_copy_ends(char *d, const char *s, size_t n, size_t w)
 {
-    uint64_t head, tail;
-    memcpy(&head, s, w);
-    memcpy(&tail, s + n - w, w);
-    memcpy(d, &head, w);
-    memcpy(d + n - w, &tail, w);
+    char head[16], tail[16];
+    memcpy(head, s, w);
+    memcpy(tail, s + n - w, w);
+    memcpy(d, head, w);
+    memcpy(d + n - w, tail, w);
 }
 
-/* memcpy, but up to 16 bytes as two loads and two stores: no call into libc. */
-static inline void buf_copy(char *d, const char *s, size_t n)
+/*
+ * memcpy, but up to 'inline_max' bytes (16, or 32 where the source is never
+ * a small array: gcc's bounds warnings see the cases past its size) as two
+ * loads and two stores: no call into libc.
+ */
+static inline void buf_copy_upto(char *d, const char *s, size_t n, size_t inline_max)
 {
-    if (n > 16)
+    if (n > inline_max)
         memcpy(d, s, n);
+    else if (n >= 16)
+        buf_copy_ends(d, s, n, 16);
     else if (n >= 8)
         buf_copy_ends(d, s, n, 8);
     else if (n >= 4)
         buf_copy_ends(d, s, n, 4);
-    else
-        for (size_t i = 0; i < n; i++)
-            d[i] = s[i];
+    else if (n >= 2)
+        buf_copy_ends(d, s, n, 2);
+    else if (n)
+        *d = *s;
 }
 
-static inline void buf_addn(struct buf *b, const char *s, size_t n)
+static inline void buf_copy(char *d, const char *s, size_t n)
+{
+    buf_copy_upto(d, s, n, 16);
+}
+
+/*
+ * Appends without the NUL after: for a writer that appends a great many
+ * short pieces (the renderer, some 15 bytes a piece) and ends the text with
+ * buf_terminate() before it is read as a string. Room for the NUL is kept.
+ */
+static inline void buf_put(struct buf *b, const char *s, size_t n)
 {
     if (b->len + n < b->cap) {
         buf_copy(b->s + b->len, s, n);
         b->len += n;
-        b->s[b->len] = '\0';
     } else {
         buf_addn_slow(b, s, n);
     }
+}
+
+/* Writes the NUL after the text (buf_put() leaves it out). */
+static inline void buf_terminate(struct buf *b)
+{
+    if (b->cap)
+        b->s[b->len] = '\0';
+}
+
+static inline void buf_addn(struct buf *b, const char *s, size_t n)
+{
+    buf_put(b, s, n);
+    buf_terminate(b);
 }
 void buf_adds(struct buf *b, const char *s);
 /* 'n' spaces (an indent). */

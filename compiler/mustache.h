@@ -151,7 +151,8 @@ int mus_check(struct diag *dg, const struct mus_template *t, const struct view_t
 /* The template's name as given to mus_compile (borrowed). */
 const char *mus_name(const struct mus_template *t);
 
-/* Appends 'len' bytes of 's' to 'out', escaped for 'kind'. */
+/* Appends 'len' bytes of 's' to 'out', escaped for 'kind': MUS_ESCAPE_GROWTH * len at most. */
+#define MUS_ESCAPE_GROWTH 6 /* '"' as "&quot;", a control character as "\u00XX" */
 void mus_escape(struct buf *out, enum mus_escape kind, const char *s, size_t len);
 
 /* Appends a number in the form interpolation uses: shortest round-trip for reals. */

@@ -44,10 +44,16 @@ struct memo {
     uint32_t up;     /* first part: how far below the top of the stack its object was */
 };
 
-/* One template's memo: a struct memo per part of its names (struct part.memo). */
+/*
+ * One template's memo: a struct memo per part of its names (struct
+ * part.memo), and the partial each of its partial tags with a fixed name
+ * found, by node index (NULL: not looked up yet, or missing), so that a
+ * partial entered again is not looked up by name again.
+ */
 struct memo_table {
     const struct mus_template *t;
-    struct memo *memo; /* owned */
+    struct memo *memo;                    /* owned */
+    const struct mus_template **partials; /* owned; made on the first partial tag */
 };
 
 struct render {
@@ -72,11 +78,18 @@ struct render {
     struct memo_table *memos; /* one per template rendered */
     size_t nmemos, memos_cap;
     const struct mus_template *memo_t; /* the template whose memo was used last, */
-    struct memo *memo_cur;             /* and that memo (templates alternate rarely) */
+    struct memo_table *memo_cur;       /* and its table (templates alternate rarely) */
     bool failed, abort;
     size_t handed;    /* bytes of output handed to opt->sink before out's */
     char last_handed; /* the last of them */
     size_t out_lim;   /* how long 'out' may grow: the limit less what was handed */
+    /*
+     * How long 'out' may grow by a piece of a run without a look
+     * (fast_limit()). Set again where it could grow: after a hand-over and
+     * after a run's slow path; elsewhere the buffer only grows and 'failed'
+     * only gets set, so a value set before is never above the true one.
+     */
+    size_t fast_lim;
     /*
      * The limits (mus_options.max_output, max_work): handed + out->len may
      * not pass max_output, nor work work_end; 'over' marks output refused,
@@ -119,30 +132,39 @@ static void push(struct render *r, const struct dt *v)
     r->ctx[r->nctx++] = v;
 }
 
-static struct memo *memo_find(struct render *r, const struct mus_template *t)
+static struct memo_table *memo_find(struct render *r, const struct mus_template *t)
 {
     size_t i = 0;
     while (i < r->nmemos && r->memos[i].t != t)
         i++;
     if (i == r->nmemos) {
         GROW(r->memos, r->nmemos, r->memos_cap);
-        r->memos[r->nmemos++] = (struct memo_table){t, xcalloc(t->nparts + 1, sizeof(struct memo))};
+        r->memos[r->nmemos++] =
+            (struct memo_table){t, xcalloc(t->nparts + 1, sizeof(struct memo)), NULL};
     }
     r->memo_t = t;
-    r->memo_cur = r->memos[i].memo;
+    r->memo_cur = &r->memos[i];
     return r->memo_cur;
 }
 
-/* The memo of template 't' in this render, made on its first use. */
-static inline struct memo *memo_of(struct render *r, const struct mus_template *t)
+/* The memo table of template 't' in this render, made on its first use. */
+static inline struct memo_table *memo_table_of(struct render *r, const struct mus_template *t)
 {
     return t == r->memo_t ? r->memo_cur : memo_find(r, t);
 }
 
-/* The member 'e' remembers, if object 'o' holds it at the same index. */
+static inline struct memo *memo_of(struct render *r, const struct mus_template *t)
+{
+    return memo_table_of(r, t)->memo;
+}
+
+/*
+ * The member 'e' remembers, if object 'o' holds it at the same index. An
+ * empty memo (key NULL) matches no member: a member's key is never NULL.
+ */
 static const struct dt_member *memo_member(const struct memo *e, const struct dt *o)
 {
-    if (!e->key || !o || o->type != DT_OBJ || e->idx >= o->n)
+    if (!o || o->type != DT_OBJ || e->idx >= o->n)
         return NULL;
     const struct dt_member *m = &o->u.members[e->idx];
     return m->key == e->key ? m : NULL;
@@ -264,7 +286,7 @@ static void flush_indent(struct render *r)
         return;
     r->pending = false;
     r->strip_left = 0;
-    buf_addn(r->out, r->indent.s + r->ind_from, r->indent.len - r->ind_from);
+    buf_put(r->out, r->indent.s + r->ind_from, r->indent.len - r->ind_from);
 }
 
 /* Template text, indented line by line while an indentation is in force. */
@@ -272,7 +294,7 @@ static void emit_text(struct render *r, const char *s, size_t len)
 {
     if (r->indent.len == r->ind_from && r->strip == 0) { /* strip_left is at most strip */
         if (room(r, len))
-            buf_addn(r->out, s, len);
+            buf_put(r->out, s, len);
         return;
     }
     size_t i = 0;
@@ -291,7 +313,7 @@ static void emit_text(struct render *r, const char *s, size_t len)
         size_t end = nl ? (size_t)(nl - s) + 1 : len;
         if (r->over || !room(r, end - i))
             return;
-        buf_addn(r->out, s + i, end - i);
+        buf_put(r->out, s + i, end - i);
         i = end;
         if (nl) {
             r->pending = true;
@@ -311,7 +333,7 @@ static void add_int(struct buf *out, long long i)
     } while (u);
     if (i < 0)
         *--p = '-';
-    buf_addn(out, p, (size_t)(tmp + sizeof(tmp) - p));
+    buf_put(out, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 static void render_var(struct render *r, const struct mus_template *t, const struct node *n)
@@ -327,7 +349,7 @@ static void render_var(struct render *r, const struct mus_template *t, const str
     switch (v->type) {
     case DT_STR:
         if (esc == MUS_ESCAPE_NONE) /* {{{name}}}: most of a C header's values */
-            buf_addn(r->out, v->u.str.s, v->u.str.len);
+            buf_put(r->out, v->u.str.s, v->u.str.len);
         else
             mus_escape(r->out, esc, v->u.str.s, v->u.str.len);
         break;
@@ -368,6 +390,32 @@ static bool nest_enter(struct render *r, const struct mus_template *t, const str
     return true;
 }
 
+/*
+ * A piece of a run into 'out', which has room for it: up to 32 bytes (most
+ * of a C header's names are 17 to 32) copied inline, not by libc.
+ */
+static inline void put_piece(struct buf *out, const char *s, size_t n)
+{
+    buf_copy_upto(out->s + out->len, s, n, 32);
+    out->len += n;
+}
+
+/*
+ * How long 'out' may grow by a piece of a run without a look: within the
+ * output limit, within the buffer's room (the NUL after included), and
+ * short of the sink's chunk, so that a piece past any of them takes the
+ * slow path, which hands the output over or stops as render_range() would.
+ */
+static size_t fast_limit(const struct render *r)
+{
+    size_t lim = r->out_lim, held = r->out->cap ? r->out->cap - 1 : 0;
+    if (held < lim)
+        lim = held;
+    if (r->opt->sink && !r->failed && MUS_SINK_CHUNK - 1 < lim)
+        lim = MUS_SINK_CHUNK - 1;
+    return lim;
+}
+
 /* Hands what 'out' holds to opt->sink, which writes it, and empties 'out'. */
 static void hand_over(struct render *r)
 {
@@ -378,6 +426,7 @@ static void hand_over(struct render *r)
     r->last_handed = r->out->s[r->out->len - 1];
     r->opt->sink(r->opt->sink_ctx, r->out->s, r->out->len);
     buf_reset(r->out);
+    r->fast_lim = fast_limit(r);
 }
 
 /*
@@ -580,10 +629,33 @@ static void depth_leave(struct render *r)
     r->nest--;
 }
 
+/*
+ * The template tag 'n' of 't' names: looked up by name the first time, then
+ * (a fixed name) found in the render's memo of 't'.
+ */
+static const struct mus_template *partial_of(struct render *r, const struct mus_template *t,
+                                             const struct node *n, const char **name)
+{
+    struct memo_table *mt = n->dynamic ? NULL : memo_table_of(r, t);
+    size_t i = (size_t)(n - t->nodes);
+    if (mt && mt->partials && mt->partials[i]) {
+        *name = n->name;
+        return mt->partials[i];
+    }
+    *name = partial_name(r, t, n);
+    const struct mus_template *p = *name ? partial_get(r, t, n, *name) : NULL;
+    if (mt && p) {
+        if (!mt->partials)
+            mt->partials = xcalloc(t->n, sizeof(*mt->partials));
+        mt->partials[i] = p;
+    }
+    return p;
+}
+
 static void render_partial(struct render *r, const struct mus_template *t, const struct node *n)
 {
-    const char *name = partial_name(r, t, n);
-    const struct mus_template *p = name ? partial_get(r, t, n, name) : NULL;
+    const char *name;
+    const struct mus_template *p = partial_of(r, t, n, &name);
     if (!p || !depth_enter(r, t, n, name, p))
         return;
     struct indent_state s = indent_save(r);
@@ -596,8 +668,8 @@ static void render_partial(struct render *r, const struct mus_template *t, const
 static void render_parent(struct render *r, const struct mus_template *t, size_t i)
 {
     const struct node *n = &t->nodes[i];
-    const char *name = partial_name(r, t, n);
-    const struct mus_template *p = name ? partial_get(r, t, n, name) : NULL;
+    const char *name;
+    const struct mus_template *p = partial_of(r, t, n, &name);
     if (!p || !depth_enter(r, t, n, name, p))
         return;
     GROW(r->frames, r->nframes, r->frame_cap);
@@ -687,13 +759,16 @@ static void over_limit(struct render *r, const struct mus_template *t, const str
 
 /*
  * The common tag of a header, a name the memo finds in the context on top
- * ('top'), or in an object there for a dotted name, holding a string to
- * write as it is or an integer; false when it is not that case, and
- * render_var() must do it in full. A name the top context holds is the one a
- * full lookup finds, whatever context the memo found it in before.
+ * ('top'), or in an object there for a dotted name, holding a string
+ * (escaped unless the tag or the render says not to) or an integer, whose
+ * text leaves 'out' within 'lim' (r->fast_lim) even at its longest; false
+ * when it is not that case, and render_var() must do it in full. A name the
+ * top context holds is the one a full lookup finds, whatever context the
+ * memo found it in before. 'raw_values': the render escapes nothing.
  */
-static inline bool var_fast(struct render *r, const struct node *n, const struct memo *memo,
-                            const struct dt *top)
+static inline bool var_fast(struct render *r, struct buf *out, const struct node *n,
+                            const struct memo *memo, const struct dt *top, bool raw_values,
+                            size_t lim)
 {
     if (n->nparts == 0)
         return false;
@@ -704,42 +779,69 @@ static inline bool var_fast(struct render *r, const struct node *n, const struct
             return false;
         v = m->val;
     }
-    size_t before = r->out->len;
-    if (v->type == DT_STR && (n->raw || r->opt->escape == MUS_ESCAPE_NONE))
-        buf_addn(r->out, v->u.str.s, v->u.str.len);
-    else if (v->type == DT_INT)
-        add_int(r->out, v->u.i);
-    else
+    if (v->type == DT_STR && (n->raw || raw_values)) {
+        if (out->len + v->u.str.len > lim)
+            return false;
+        put_piece(out, v->u.str.s, v->u.str.len);
+    } else if (v->type == DT_STR) {
+        if (out->len > lim || v->u.str.len > (lim - out->len) / MUS_ESCAPE_GROWTH)
+            return false;
+        mus_escape(out, r->opt->escape, v->u.str.s, v->u.str.len);
+    } else if (v->type == DT_INT) {
+        if (out->len + 20 > lim) /* the most a long long's sign and digits take */
+            return false;
+        add_int(out, v->u.i);
+    } else {
         return false;
+    }
     r->pending = false; /* no indentation is in force: flush_indent() would write nothing */
     r->strip_left = 0;
-    take_back_if_over(r, before);
     return true;
 }
 
 /*
+ * A node of a run the fast path left: what render_range() does for it,
+ * the hand-over to the sink first. False when the render stops there.
+ */
+static bool run_node(struct render *r, const struct mus_template *t, const struct node *n)
+{
+    if (r->out->len >= MUS_SINK_CHUNK && r->opt->sink && !r->failed)
+        hand_over(r);
+    if (n->kind == N_TEXT) {
+        if (!room(r, n->len))
+            return false;
+        buf_put(r->out, n->text, n->len);
+        return true;
+    }
+    render_var(r, t, n);
+    return !r->abort;
+}
+
+/*
  * Renders the TEXT and VAR nodes [n, end) while no indentation is in force:
- * what render_range() does for each, without its dispatch. Returns the node
- * the render stopped at, or 'end'.
+ * what render_range() does for each, without its dispatch. A piece that
+ * keeps 'out' within r->fast_lim is copied with one test; any other goes
+ * to run_node(). Returns the node the render stopped at, or 'end'.
  */
 static const struct node *render_run(struct render *r, const struct mus_template *t,
                                      const struct memo *memo, const struct dt *top,
                                      const struct node *n, const struct node *end)
 {
+    struct buf *out = r->out;
+    const bool raw_values = r->opt->escape == MUS_ESCAPE_NONE;
     r->work += (uint64_t)(end - n); /* the caller checked it stays within work_end */
     for (; n < end; n++) {
-        if (r->out->len >= MUS_SINK_CHUNK && r->opt->sink && !r->failed)
-            hand_over(r);
         if (n->kind == N_TEXT) {
-            if (!room(r, n->len))
-                return n;
-            buf_addn(r->out, n->text, n->len);
-        } else {
-            if (!var_fast(r, n, memo, top))
-                render_var(r, t, n);
-            if (r->abort)
-                return n;
+            if (out->len + n->len <= r->fast_lim) {
+                put_piece(out, n->text, n->len);
+                continue;
+            }
+        } else if (var_fast(r, out, n, memo, top, raw_values, r->fast_lim)) {
+            continue;
         }
+        if (!run_node(r, t, n))
+            return n;
+        r->fast_lim = fast_limit(r);
     }
     return end;
 }
@@ -817,10 +919,12 @@ int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *d
     r.max_output = r.opt->max_output ? r.opt->max_output : MUS_DEFAULT_MAX_OUTPUT;
     r.max_work = r.work_end = r.opt->max_work ? r.opt->max_work : MUS_DEFAULT_MAX_WORK;
     r.out_lim = r.max_output > SIZE_MAX - out->len ? SIZE_MAX : out->len + r.max_output;
+    r.fast_lim = fast_limit(&r);
     GROW(r.chain, r.depth, r.chain_cap);
     r.chain[r.depth++] = t;
     push(&r, data);
     render_range(&r, t, 0, t->n);
+    buf_terminate(out);
     for (size_t i = 0; i < r.cache.n; i++) {
         struct cache_entry *e = r.cache.entries[i].val;
         free(e->name);
@@ -833,8 +937,10 @@ int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *d
     free(r.active);
     free(r.chain);
     free(r.reported);
-    for (size_t i = 0; i < r.nmemos; i++)
+    for (size_t i = 0; i < r.nmemos; i++) {
         free(r.memos[i].memo);
+        free(r.memos[i].partials);
+    }
     free(r.memos);
     buf_release(&r.indent);
     return r.failed ? -1 : 0;

@@ -71,6 +71,47 @@ static void test_buf_addn_every_length(void **state)
     }
 }
 
+/*
+ * buf_put() into a buffer with room, so that every piece takes the inline
+ * copy (its cases: 0, 1, 2-3, 4-7, 8-16 bytes, and libc's memcpy past 16),
+ * at every offset; the bytes before and after are left alone, and no NUL
+ * is written until buf_terminate(). The same for buf_copy_upto() with 32
+ * (the renderer's: 17-32 bytes inline too).
+ */
+static void test_buf_put_every_length(void **state)
+{
+    (void)state;
+    char src[80];
+    for (size_t i = 0; i < sizeof(src); i++)
+        src[i] = (char)('A' + i % 58);
+    for (size_t off = 0; off < 9; off++) {
+        for (size_t n = 0; n <= 70; n++) {
+            struct buf b = BUF_INIT;
+            buf_grow(&b, 200);
+            memset(b.s, '#', b.cap);
+            b.len = off;
+            buf_put(&b, src + 5, n);
+            assert_int_equal(b.len, off + n);
+            for (size_t i = 0; i < off; i++)
+                assert_int_equal(b.s[i], '#');
+            for (size_t i = 0; i < n; i++)
+                assert_int_equal(b.s[off + i], src[5 + i]);
+            assert_int_equal(b.s[off + n], '#'); /* nothing written past the piece */
+            buf_terminate(&b);
+            assert_int_equal(b.s[off + n], '\0');
+            assert_int_equal(b.s[off + n + 1], '#');
+            memset(b.s, '#', b.cap);
+            buf_copy_upto(b.s + off, src + 5, n, 32);
+            for (size_t i = 0; i < off; i++)
+                assert_int_equal(b.s[i], '#');
+            for (size_t i = 0; i < n; i++)
+                assert_int_equal(b.s[off + i], src[5 + i]);
+            assert_int_equal(b.s[off + n], '#');
+            buf_release(&b);
+        }
+    }
+}
+
 /* An indent of any width, across the 32-space block buf_addspaces() copies from. */
 static void test_buf_addspaces_any_width(void **state)
 {
@@ -141,6 +182,7 @@ int main(void)
         cmocka_unit_test(test_buf_addf_grows),
         cmocka_unit_test(test_buf_reset_keeps_storage),
         cmocka_unit_test(test_buf_addn_every_length),
+        cmocka_unit_test(test_buf_put_every_length),
         cmocka_unit_test(test_buf_addspaces_any_width),
         cmocka_unit_test(test_arena_alignment_and_strings),
         cmocka_unit_test(test_arena_across_chunks),

@@ -578,30 +578,88 @@ static void test_run_fast_path(void **state)
 }
 
 /*
+ * Renders 'tmpl' over four items {"s": value} with the output limited to
+ * 'max_output': it must stop with 'want' written, the value that went over
+ * taken back, reported at 1:7 (the value's tag), and nothing after it.
+ */
+static void expect_limit_in_loop(struct fixture *fx, const char *tmpl, const char *value,
+                                 enum mus_escape escape, size_t max_output, const char *want)
+{
+    struct arena a = ARENA_INIT;
+    struct dt *l = dt_list(&a);
+    for (int i = 0; i < 4; i++) {
+        struct dt *item = dt_obj(&a);
+        dt_add(&a, item, DT_KEY("s"), dt_str(&a, value));
+        dt_push(&a, l, item);
+    }
+    struct dt *data = dt_obj(&a);
+    dt_add(&a, data, DT_KEY("l"), l);
+    struct mus_template *t = compile_text(fx, tmpl);
+    struct mus_options opt = {.escape = escape, .max_output = max_output};
+    assert_int_equal(mus_render(&fx->dg, t, data, &opt, &fx->out), -1);
+    assert_string_equal(fx->out.s, want);
+    struct buf msg = BUF_INIT;
+    buf_addf(&msg,
+             "t.mustache:1:7: error: output over the limit of %zu bytes; "
+             "-ftemplate-output-limit=N raises it\n",
+             max_output);
+    assert_string_equal(fx->dg.text.s, msg.s);
+    buf_release(&msg);
+    mus_free(t);
+    arena_release(&a);
+}
+
+/*
  * The output limit met by a variable the fast path writes: the value is
  * taken back and the render stops there, reported at that tag, with nothing
  * written after it.
  */
 static void test_run_output_limit(void **state)
 {
+    /* "abc-abc-" fits, the third "abc" does not */
+    expect_limit_in_loop(*state, "{{#l}}{{{s}}}-{{/l}}", "abc", MUS_ESCAPE_NONE, 9, "abc-abc-");
+}
+
+/*
+ * The output limit met by an escaped value: the fast path writes one only
+ * when its longest escaping (MUS_ESCAPE_GROWTH bytes a byte) fits, so here
+ * the third "a&b" ("a&amp;b", 7 bytes) goes the full way, is taken back
+ * and the render stops at its tag.
+ */
+static void test_run_escaped_output_limit(void **state)
+{
+    expect_limit_in_loop(*state, "{{#l}}{{s}}-{{/l}}", "a&b", MUS_ESCAPE_HTML, 17,
+                         "a&amp;b-a&amp;b-");
+}
+
+/*
+ * Partials entered again and again in a loop: each tag with a fixed name
+ * renders its own partial each time (the render keeps the one each tag
+ * found), a parent too, and a tag naming its partial by a value ({{>*p}})
+ * renders the one the value names each time.
+ */
+static void test_partials_in_a_loop(void **state)
+{
     struct fixture *fx = *state;
-    struct arena a = ARENA_INIT;
-    struct dt *l = dt_list(&a);
-    for (int i = 0; i < 4; i++) {
-        struct dt *item = dt_obj(&a);
-        dt_add(&a, item, DT_KEY("s"), dt_str(&a, "abc"));
-        dt_push(&a, l, item);
-    }
-    struct dt *data = dt_obj(&a);
-    dt_add(&a, data, DT_KEY("l"), l);
-    struct mus_template *t = compile_text(fx, "{{#l}}{{{s}}}-{{/l}}");
-    struct mus_options opt = {.max_output = 9}; /* "abc-abc-" fits, the third "abc" does not */
-    assert_int_equal(mus_render(&fx->dg, t, data, &opt, &fx->out), -1);
-    assert_string_equal(fx->out.s, "abc-abc-");
-    assert_string_equal(fx->dg.text.s, "t.mustache:1:7: error: output over the limit of 9 bytes; "
-                                       "-ftemplate-output-limit=N raises it\n");
-    mus_free(t);
-    arena_release(&a);
+    static const char *const parts[] = {"a=A", "b=B", "c=[{{>a}}]", NULL};
+    struct mus_options opt = {.load = pairs_load, .load_ctx = (void *)parts};
+    assert_int_equal(render(fx, "{{#l}}{{>a}}{{>*p}}{{>b}}{{>c}}{{<c}}{{/c}};{{/l}}",
+                            "{\"l\":[{\"p\":\"a\"},{\"p\":\"b\"},{\"p\":\"c\"},{\"p\":\"a\"}]}",
+                            &opt),
+                     0);
+    assert_string_equal(fx->out.s, "AAB[A][A];ABB[A][A];A[A]B[A][A];AAB[A][A];");
+}
+
+/* The output ends with a NUL once rendered, though the renderer copies its pieces without one. */
+static void test_render_ends_with_nul(void **state)
+{
+    struct fixture *fx = *state;
+    buf_addn(&fx->out, "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", 32);
+    buf_reset(&fx->out); /* the X's stay in the buffer, past its NUL */
+    assert_int_equal(
+        render(fx, "ab{{#l}}{{{x}}}{{/l}}", "{\"l\":[{\"x\":\"c\"},{\"x\":\"d\"}]}", NULL), 0);
+    assert_int_equal(fx->out.len, 4);
+    assert_string_equal(fx->out.s, "abcd");
 }
 
 static void test_escape_parse(void **state)
@@ -783,6 +841,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_escape_remembered, setup, teardown),
         cmocka_unit_test_setup_teardown(test_run_fast_path, setup, teardown),
         cmocka_unit_test_setup_teardown(test_run_output_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run_escaped_output_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_partials_in_a_loop, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_render_ends_with_nul, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lookup_hints, setup, teardown),
         cmocka_unit_test(test_escape_parse),
         cmocka_unit_test_setup_teardown(test_strict_missing_name, setup, teardown),

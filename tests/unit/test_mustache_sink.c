@@ -45,16 +45,17 @@ static const struct dt *expand(void *ctx, const struct dt *item)
     struct arena *a = &h->a;
     long long i = dt_int_value(dt_get(item, "i"));
     struct dt *o = dt_obj(a);
-    dt_set(a, o, "i", dt_int(a, i));
-    dt_set(a, o, "name", dt_str(a, "item"));
+    /* keys of static storage, as context.c gives them: the renderer's memo finds them */
+    dt_add(a, o, DT_KEY("i"), dt_int(a, i));
+    dt_add(a, o, DT_KEY("name"), dt_str(a, "item"));
     char *big = arena_alloc(a, item_bytes + 2);
     memset(big, 'x', item_bytes);
     big[item_bytes] = '\n';
     big[item_bytes + 1] = '\0';
-    dt_set(a, o, "big", dt_strn(a, big, item_bytes));
-    dt_set(a, o, "line", dt_strn(a, big, item_bytes + 1));
+    dt_add(a, o, DT_KEY("big"), dt_strn(a, big, item_bytes));
+    dt_add(a, o, DT_KEY("line"), dt_strn(a, big, item_bytes + 1));
     if (i != 7)
-        dt_set(a, o, "tag", dt_str(a, "t"));
+        dt_add(a, o, DT_KEY("tag"), dt_str(a, "t"));
     else
         h->runs_at_error = *h->runs;
     return o;
@@ -173,6 +174,28 @@ static struct result same_as_unsunk(const char *tmpl, const char *const *partial
     assert_string_equal(sunk.messages.s, whole.messages.s);
     result_release(&whole);
     return sunk;
+}
+
+/*
+ * 'tmpl', whose whole output is 'full_len' bytes, limited to 1, 1 + 'step',
+ * ... bytes: stops over the limit, with no more output than it, and at the
+ * same byte with a sink as without, until the limit is past the output.
+ */
+static void expect_output_limits(const char *tmpl, const char *const *partials, size_t full_len,
+                                 size_t step)
+{
+    for (max_output = 1; max_output <= full_len + 1; max_output += step) {
+        struct result r = same_as_unsunk(tmpl, partials);
+        if (max_output < full_len) {
+            assert_int_equal(r.rc, -1);
+            assert_non_null(strstr(r.messages.s, "error: output over the limit of"));
+            assert_true(r.out.len <= max_output);
+        } else {
+            assert_int_equal(r.rc, 0);
+        }
+        result_release(&r);
+    }
+    max_output = 0;
 }
 
 /*
@@ -305,18 +328,7 @@ static void test_limits_count_handed_output(void **state)
     const char *tmpl = "head\n{{#l}}\n{{> p}}\n{{/l}}\ntail\n";
     item_bytes = 5000; /* 200 KB: three chunks handed over */
     struct result full = render(tmpl, partials, true, false);
-    for (max_output = 1; max_output <= full.out.len + 1; max_output += 997) {
-        struct result r = same_as_unsunk(tmpl, partials);
-        if (max_output < full.out.len) {
-            assert_int_equal(r.rc, -1);
-            assert_non_null(strstr(r.messages.s, "error: output over the limit of"));
-            assert_true(r.out.len <= max_output);
-        } else {
-            assert_int_equal(r.rc, 0);
-        }
-        result_release(&r);
-    }
-    max_output = 0;
+    expect_output_limits(tmpl, partials, full.out.len, 997);
     int stopped = 0, passed = 0;
     for (max_work = 1; max_work < 300; max_work += 5) {
         struct result r = same_as_unsunk(tmpl, partials);
@@ -334,6 +346,32 @@ static void test_limits_count_handed_output(void **state)
     result_release(&full);
 }
 
+/*
+ * Items that are one run of text and variables: the hand-over and the
+ * limits met inside the run, where the renderer copies pieces against a
+ * limit it keeps (fast_limit()), and at a tag after the run, which hands
+ * over and leaves the next item's run to go on from there. The runs as
+ * above; output stops at the same byte as without a sink.
+ */
+static void test_chunks_and_limits_inside_runs(void **state)
+{
+    (void)state;
+    static const char *const partials[] = {NULL};
+    static const char *const tmpls[] = {"head\n{{#l}}{{i}}:{{name}}{{big}}\n{{/l}}tail\n",
+                                        "head\n{{#l}}{{i}}:{{name}}{{big}}{{^tag}}{{/tag}}{{/l}}"};
+    item_bytes = 10000; /* 400 KB: 6 chunks */
+    for (size_t k = 0; k < sizeof(tmpls) / sizeof(tmpls[0]); k++) {
+        struct result full = same_as_unsunk(tmpls[k], partials);
+        assert_int_equal(full.rc, 0);
+        assert_true(full.runs >= full.out.len / (MUS_SINK_CHUNK + item_bytes));
+        assert_true(full.shortest >= MUS_SINK_CHUNK);
+        assert_true(full.longest < MUS_SINK_CHUNK + item_bytes + 16);
+        expect_output_limits(tmpls[k], partials, full.out.len, 1999);
+        result_release(&full);
+    }
+    item_bytes = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -343,6 +381,7 @@ int main(void)
         cmocka_unit_test(test_partial_around_the_items),
         cmocka_unit_test(test_inline_items),
         cmocka_unit_test(test_error_stops_handing_over),
+        cmocka_unit_test(test_chunks_and_limits_inside_runs),
         cmocka_unit_test(test_limits_count_handed_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
