@@ -113,6 +113,11 @@ static void test_text(void **state)
     (void)state;
     struct arena a = ARENA_INIT;
     assert_string_equal(value_fold_text(&a, "  one\n  two\n\n three  "), "one two\nthree");
+    /* bytes below ' ' other than blanks, and bytes over 0x7f, are a word's */
+    assert_string_equal(value_fold_text(&a, "\x01a\x02 \t\x1f \xc3\xa9t\xc3\xa9\r\n"),
+                        "\x01a\x02 \x1f \xc3\xa9t\xc3\xa9");
+    assert_string_equal(value_fold_text(&a, " \r\n\t "), "");
+    assert_string_equal(value_fold_text(&a, "a\r\n\r\nb\n \nc"), "a\nb\nc");
     const char **words = NULL;
     size_t n = 0;
     value_words(&a, " a\tbb\n", &words, &n);
