@@ -93,21 +93,15 @@ char *names_value(struct arena *a, const char *prefix, const struct model_field 
  * 'stem' + 'infix' + 'name' upper-cased: a name made from its parent's,
  * which is upper-case already (copied, only the last part converted).
  */
-static char *join_after(struct arena *a, const char *stem, const char *infix, const char *name,
-                        bool lower)
+static char *upper_after(struct arena *a, const char *stem, const char *infix, const char *name)
 {
     size_t ns = strlen(stem), nv = strlen(name), ni = strlen(infix);
     char *p = arena_alloc_bytes(a, ns + nv + ni + 1);
     memcpy(p, stem, ns);
     memcpy(p + ns, infix, ni);
     for (size_t i = 0; i <= nv; i++)
-        p[ns + ni + i] = lower ? lower_c(name[i]) : upper_c(name[i]);
+        p[ns + ni + i] = upper_c(name[i]);
     return p;
-}
-
-static char *upper_after(struct arena *a, const char *stem, const char *infix, const char *name)
-{
-    return join_after(a, stem, infix, name, false);
 }
 
 /* What comes between a field's name and a value's: "_V_" keeps SVD's Set, Mask... apart. */
