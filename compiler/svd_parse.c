@@ -108,7 +108,8 @@ static struct svd_node *node_new(struct parser *p, enum svd_kind kind, struct sr
 static void derived_from(struct parser *p, struct svd_node *o, int nattrs, const xmlChar **attrs)
 {
     for (int i = 0; i < nattrs; i++, attrs += 5) {
-        if (strcmp((const char *)attrs[0], "derivedFrom") != 0)
+        /* localname, prefix, URI, value, end: a prefixed v:derivedFrom is not SVD's */
+        if (attrs[1] || strcmp((const char *)attrs[0], "derivedFrom") != 0)
             continue;
         struct buf b = BUF_INIT;
         o->derived_from = arena_strdup(
