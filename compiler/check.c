@@ -20,11 +20,8 @@ int check_spec_with(struct arena *a, struct diag *dg, struct model_spec *s, stru
         .dg = dg,
         .s = s,
         .collision_budget = o->collision_budget ? o->collision_budget : CHECK_COLLISION_BUDGET,
-        .name_twice = REGC_MAP_INIT,
-        .name_keys = ARENA_INIT,
     };
     unsigned errors = dg->nerrors;
-    check_name_hashes(&c); /* first: check_names() needs no maps when every C name is unique */
     check_names(&c);
     check_refs(&c);
     check_registers(&c);

@@ -160,7 +160,7 @@ static size_t names_estimate(const struct model_spec *s)
 
 struct collision_ctx {
     struct check_ctx *c;
-    struct regc_map *twice;       /* the hashes made more than once (check_name_hashes()) */
+    struct regc_map *twice;       /* the hashes made more than once (hash_names()) */
     struct arena *a;              /* the names kept and their positions */
     struct regc_map seen;         /* name -> its first struct srcpos, for those hashes */
     struct srcpos last_a, last_b; /* the last pair reported, so one pair is reported once */
@@ -195,18 +195,16 @@ static void collision_add(void *ctx, const char *ident, struct srcpos pos)
     diag_note(cc->c->dg, first, "'%s' first generated here", ident);
 }
 
-void check_name_hashes(struct check_ctx *c)
+/* The first walk: the hashes of C names made more than once, into 'twice' (keys in 'a'). */
+static void hash_names(struct check_ctx *c, struct regc_map *twice, struct arena *a)
 {
-    if (!c->s->prefix)
-        return;
     size_t max_cap = 2;
     while (max_cap * 2 <= c->collision_budget)
         max_cap *= 2;
     size_t cap = 1024, want = names_estimate(c->s) / 3 * 4;
     while (cap < want && cap < max_cap)
         cap *= 2;
-    struct hashes hs = {
-        .max_cap = max_cap, .parts = 1, .grow = true, .twice = &c->name_twice, .a = &c->name_keys};
+    struct hashes hs = {.max_cap = max_cap, .parts = 1, .grow = true, .twice = twice, .a = a};
     hashes_alloc(&hs, cap < max_cap ? cap : max_cap);
     for (;;) {
         names_foreach_hashes(c->s, c->s->prefix, hashes_add, &hs);
@@ -219,7 +217,6 @@ void check_name_hashes(struct check_ctx *c)
     }
     free(hs.slot);
     c->collision_parts = hs.parts;
-    c->names_hashed = true;
 }
 
 /*
@@ -228,12 +225,16 @@ void check_name_hashes(struct check_ctx *c)
  */
 void check_name_collision(struct check_ctx *c)
 {
-    if (c->dg->count[DIAG_DUPLICATE_NAME] == 0 && c->name_twice.n > 0) {
-        struct collision_ctx cc = {
-            .c = c, .twice = &c->name_twice, .a = &c->name_keys, .seen = REGC_MAP_INIT};
+    if (!c->s->prefix || c->dg->count[DIAG_DUPLICATE_NAME] > 0)
+        return;
+    struct regc_map twice = REGC_MAP_INIT;
+    struct arena keys = ARENA_INIT;
+    hash_names(c, &twice, &keys);
+    if (twice.n > 0) {
+        struct collision_ctx cc = {.c = c, .twice = &twice, .a = &keys, .seen = REGC_MAP_INIT};
         names_foreach(c->s, c->s->prefix, collision_add, &cc);
         regc_map_release(&cc.seen);
     }
-    regc_map_release(&c->name_twice);
-    arena_release(&c->name_keys);
+    regc_map_release(&twice);
+    arena_release(&keys);
 }

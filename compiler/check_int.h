@@ -1,9 +1,8 @@
 /*
  * check_int - what the check_*.c files share; not used outside the checker.
  *
- * check.c runs the passes in order (the generated names' hashes, names,
- * references, registers, addresses, events and rules, topology, generated
- * names made twice); each pass reports every problem it finds into ctx->dg
+ * check.c runs the passes in order (names, references, registers, addresses,
+ * events and rules, topology, generated names); each pass reports every problem it finds into ctx->dg
  * and never stops at the first. The passes call no function of check.c and
  * the helpers below never call a pass: no circle.
  */
@@ -12,7 +11,6 @@
 
 #include "arena.h"
 #include "diag.h"
-#include "map.h"
 #include "model.h"
 
 #include <stdbool.h>
@@ -25,22 +23,7 @@ struct check_ctx {
     struct model_spec *s;
     size_t collision_budget; /* check.h, struct check_options */
     uint32_t collision_parts; /* out: check.h, struct check_options */
-    bool names_hashed; /* check_name_hashes() ran: 'name_twice' is complete */
-    struct regc_map name_twice; /* the hashes of C names made more than once */
-    struct arena name_keys; /* its keys; released by check_name_collision() */
 };
-
-/*
- * Every generated C name is made once (check_name_hashes() found no hash
- * twice). A name given twice in one scope (a block's instances and
- * registers, a register's fields and rules, a field's values) makes its C
- * names twice, so check_names() then needs no map for those scopes;
- * reserved fields, and their values, make no C names.
- */
-static inline bool check_names_unique(const struct check_ctx *c)
-{
-    return c->names_hashed && c->name_twice.n == 0;
-}
 
 /* A field's bits as messages print them, "[13:9]" or "[7]"; owned by ctx->a (check_reg.c). */
 const char *field_bits_text(struct check_ctx *c, const struct model_field *f);
@@ -56,7 +39,6 @@ void check_set_fits(struct check_ctx *c, const char *kind, const char *owner,
                     const struct model_field *f, uint64_t value, struct srcpos pos);
 
 /* The passes, in the order check_spec() runs them. */
-void check_name_hashes(struct check_ctx *c); /* check_collision.c: its first walk */
 void check_names(struct check_ctx *c);
 void check_refs(struct check_ctx *c);
 void check_registers(struct check_ctx *c);

@@ -1,9 +1,7 @@
 /*
  * check_names - names are C identifiers, not keywords, and unique in their
  * scope. That no two objects get the same generated C name is checked in
- * check_collision.c, whose hashed walk runs first: when it found every C
- * name made once, the scopes whose names make C names hold no duplicate
- * (check_names_unique()).
+ * check_collision.c.
  */
 #include "check.h"
 #include "check_int.h"
@@ -230,11 +228,9 @@ static void check_value_tail(struct check_ctx *c, const struct model_value *v)
 static void names_of_field(struct check_ctx *c, struct scopes *sc, const struct model_field *f)
 {
     check_name(c, "field", f->name, f->pos);
-    bool reserved = model_field_is_reserved(f);
-    if (!reserved && !check_names_unique(c))
+    if (!model_field_is_reserved(f))
         check_duplicate_name(c, &sc->fields, "field", f->name, &f->pos,
                              (struct scope){"register", f->reg->name});
-    bool values_unique = !reserved && check_names_unique(c);
     regc_map_clear(&sc->values);
     /* in block-qualified names a value only ever follows "_V_": "16MHz" is fine there */
     bool tail = f->reg->block && f->reg->block->names_qualified;
@@ -244,9 +240,8 @@ static void names_of_field(struct check_ctx *c, struct scopes *sc, const struct 
             check_value_tail(c, v);
         else
             check_name(c, "value", v->name, v->pos);
-        if (!values_unique)
-            check_duplicate_name(c, &sc->values, "value", v->name, &v->pos,
-                                 (struct scope){"field", f->name});
+        check_duplicate_name(c, &sc->values, "value", v->name, &v->pos,
+                             (struct scope){"field", f->name});
     }
 }
 
@@ -260,9 +255,7 @@ static void names_of_reg(struct check_ctx *c, struct scopes *sc, const struct mo
     struct scope in_reg = {"register", r->name};
     for (size_t i = 0; i < r->nrules; i++) {
         check_name(c, "rule", r->rules[i]->name, r->rules[i]->pos);
-        if (!check_names_unique(c))
-            check_duplicate_name(c, &sc->rules, "rule", r->rules[i]->name, &r->rules[i]->pos,
-                                 in_reg);
+        check_duplicate_name(c, &sc->rules, "rule", r->rules[i]->name, &r->rules[i]->pos, in_reg);
     }
     for (size_t i = 0; i < r->nats; i++)
         check_duplicate_name(c, &sc->ats, "<at> for instance", r->ats[i]->instance_name,
@@ -292,14 +285,11 @@ static void names_of_block(struct check_ctx *c, struct scopes *sc, const struct 
     for (size_t i = 0; i < b->ninstances; i++) {
         const struct model_instance *inst = b->instances[i];
         check_name(c, "instance", inst->name, inst->pos);
-        if (!check_names_unique(c))
-            check_duplicate_name(c, &sc->insts, "instance", inst->name, &inst->pos, in_block);
+        check_duplicate_name(c, &sc->insts, "instance", inst->name, &inst->pos, in_block);
     }
     for (size_t i = 0; i < b->nregs; i++) {
         check_name(c, "register", b->regs[i]->name, b->regs[i]->pos);
-        if (!check_names_unique(c))
-            check_duplicate_name(c, &sc->regs, "register", b->regs[i]->name, &b->regs[i]->pos,
-                                 in_block);
+        check_duplicate_name(c, &sc->regs, "register", b->regs[i]->name, &b->regs[i]->pos, in_block);
         names_of_reg(c, sc, b->regs[i]);
     }
     for (size_t t = 0; t < b->nevent_tables; t++)
