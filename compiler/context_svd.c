@@ -5,7 +5,6 @@
 
 #include "model_mmio.h"
 
-#include "buf.h"
 #include "cluster_array.h"
 #include "svd_words.h"
 #include "util.h"
@@ -1344,35 +1343,29 @@ static void report_type_of_regs(struct diag *dg, const struct model_spec *s)
     }
 }
 
-/* "OUTER_INNER_": the names of cluster 'c' and its parents, as a reader prefixes a register's. */
-static void cluster_prefix(struct buf *b, const struct model_cluster *c)
-{
-    if (c->parent)
-        cluster_prefix(b, c->parent);
-    buf_adds(b, c->name);
-    buf_adds(b, "_");
-}
-
 /* A register of a cluster whose name does not start with its clusters' (a regspec's CFG in CH):
  * SVD writes it in the cluster by the name past the clusters', and a reader names it after them
  * (CH_CFG), so -t svd cannot keep its name. */
 static void report_reg_names(struct diag *dg, const struct model_spec *s)
 {
-    struct buf prefix = BUF_INIT;
+    struct arena a;
+    arena_init(&a);
     for (size_t i = 0; i < s->nblocks; i++)
         for (size_t k = 0; k < s->blocks[i]->nregs; k++) {
             const struct model_reg *r = s->blocks[i]->regs[k];
             const struct model_cluster *c = model_reg_ext(r)->cluster;
             if (!c || model_reg_name_in_cluster(r) != r->name)
                 continue;
-            buf_reset(&prefix);
-            cluster_prefix(&prefix, c);
+            char *read_back = arena_printf(&a, "%s_%s", model_cluster_path(&a, c), r->name);
+            for (char *p = read_back; *p; p++)
+                if (*p == '.') /* CL.IN: CL_IN_ */
+                    *p = '_';
             diag_report(dg, DIAG_SVD_OUT_DROPPED, r->pos,
                         "register '%s' of cluster '%s' is not named after its clusters: read "
-                        "back, an SVD reader names it '%s%s'",
-                        r->name, c->name, prefix.s, r->name);
+                        "back, an SVD reader names it '%s'",
+                        r->name, c->name, read_back);
         }
-    buf_release(&prefix);
+    arena_release(&a);
 }
 
 int context_svd_check(struct diag *dg, const struct model_spec *s)
