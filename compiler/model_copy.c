@@ -161,6 +161,21 @@ void model_copy_cluster_attrs(struct model_cluster *to, const char *desc)
         to->desc = desc;
 }
 
+void model_copy_cluster_props_of_reg(struct arena *a, const struct model_block *b,
+                                     const struct model_cluster *to, const struct model_reg *from)
+{
+    const struct model_reg_ext *fx = model_reg_ext(from);
+    for (size_t i = 0; i < b->nregs; i++) {
+        struct model_reg *r = b->regs[i];
+        if (!model_cluster_holds(to, r))
+            continue;
+        if (!model_reg_ext(r)->has_reset_mask && fx->has_reset_mask)
+            model_reg_set_reset_mask(a, r, fx->reset_mask);
+        if (!model_reg_ext(r)->protection)
+            model_reg_set_protection(a, r, fx->protection);
+    }
+}
+
 /* Has 'r' or 'c' no array form of its own (so takes the dim a base gives it)? */
 static bool reg_takes_dim(const struct model_reg *r)
 {

@@ -58,6 +58,17 @@ void model_copy_field_attrs(struct arena *a, struct model_field *to,
 void model_copy_cluster_attrs(struct model_cluster *to, const char *desc);
 
 /*
+ * A cluster derived from register 'from': an SVD reader gives the cluster the register's
+ * protection and resetMask (with the rest of its registerPropertiesGroup, which -t svd writes on
+ * every register anyway), and each register in it, at any depth, takes them from it where it
+ * writes none. The model keeps no property on a cluster, so the registers of block 'b' in
+ * cluster 'to' get them here, where they have none of their own (or from their own bases, or
+ * from a cluster nearer them: the caller applies those first).
+ */
+void model_copy_cluster_props_of_reg(struct arena *a, const struct model_block *b,
+                                     const struct model_cluster *to, const struct model_reg *from);
+
+/*
  * The dim an SVD reader gives a derived element that writes none (svdconv's SvdItem::CopyDim,
  * svd_derive.c's copy_dim): register or cluster 'to', no array of its own (a register without
  * {HI-LO} and not of a dim-of= list, a cluster without count= and no element of a "%s" array),

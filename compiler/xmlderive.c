@@ -261,6 +261,19 @@ static void apply_cluster(struct derive_check *c, struct derive_ref n, struct de
     model_copy_cluster_regs(c->a, blk, to, fb, b.obj);
 }
 
+/* The derivation of every register and cluster inside cluster 'n' applied. */
+static void apply_inside(struct derive_check *c, struct derive_ref n)
+{
+    const struct model_block *blk = n.ctx;
+    for (size_t i = 0; i < blk->nclusters; i++)
+        for (const struct model_cluster *p = blk->clusters[i]->parent; p; p = p->parent)
+            if (p == n.obj)
+                apply_node(c, model_tree_ref(DERIVE_CLUSTER, blk->clusters[i], blk));
+    for (size_t i = 0; i < blk->nregs; i++)
+        if (model_cluster_holds(n.obj, blk->regs[i]))
+            apply_node(c, model_tree_ref(DERIVE_REG, blk->regs[i], blk));
+}
+
 /* The description of register or cluster 'n' (a base of either kind gives it). */
 static const char *desc_of(struct derive_ref n)
 {
@@ -331,6 +344,9 @@ static void apply(struct derive_check *c, struct derived *d)
         model_copy_values(c->a, (struct model_field *)n.obj, b.obj);
     } else if (n.kind == DERIVE_CLUSTER && b.kind == DERIVE_CLUSTER) {
         apply_cluster(c, n, b);
+    } else if (n.kind == DERIVE_CLUSTER && b.kind == DERIVE_REG) {
+        apply_inside(c, n); /* a register's own base, or a nearer cluster's, gives first */
+        model_copy_cluster_props_of_reg(c->a, n.ctx, n.obj, b.obj);
     } else if (n.kind == DERIVE_ENUMS && b.kind == DERIVE_ENUMS) {
         const struct model_enum_set *s = n.obj;
         if (!model_set_has_values(n.ctx, s->usage))
