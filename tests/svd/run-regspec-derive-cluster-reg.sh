@@ -16,14 +16,14 @@ tap_setup regc tmp
 . tests/svd/testset.sh
 spec=tests/svd/regspec-derive-cluster-reg.xml
 
+# a reset-mask left out is 0x0 in a regspec's -t json, all bits in an SVD file's (its default)
 cat >"$tmp/facts.py" <<'PY'
 import json, sys
-for b in json.load(open(sys.argv[1]))["blocks"]:
-    for r in b["registers"]:
-        x = r["svd"] or {}
-        mask = x.get("reset_mask")  # none: 0x0 in a regspec, all bits read back (SVD's default)
-        mask = "-" if mask in (None, "0x0", "0x%x" % ((1 << r["size"]) - 1)) else mask
-        print("%s protection=%s reset-mask=%s" % (r["name"], x.get("protection") or "-", mask))
+blocks = json.load(open(sys.argv[1]))["blocks"]
+for r in (r for b in blocks for r in b["registers"]):
+    prot, mask = (r["svd"] or {}).get("protection"), (r["svd"] or {}).get("reset_mask")
+    unset = mask in (None, "0x0", "0x%x" % ((1 << r["size"]) - 1))
+    print("%s protection=%s reset-mask=%s" % (r["name"], prot or "-", "-" if unset else mask))
 PY
 cat >"$tmp/want" <<'WANT'
 R protection=s reset-mask=0xff
