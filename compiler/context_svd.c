@@ -684,14 +684,6 @@ static bool hidden(struct item_maker *m, const struct model_cluster *c)
     return false;
 }
 
-/* Is regspec cluster 'c' written whole, without its derivedFrom: it lacks something of its base
- * (an SVD reader would add it) and has a type of its own (else it is written with nothing in
- * it: left_to_reader)? Said by report_clusters_whole. */
-static bool written_whole(const struct model_cluster *c)
-{
-    return c->lacks && !c->type_of;
-}
-
 /* "CH" of a list written "CH%s" (its description when it has none). */
 static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *c,
                               const struct model_reg *r, struct dt *items)
@@ -707,7 +699,7 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
     SET(a, o, "name", dt_str_ref(a, run->n > 1 ? c->written_name : name));
     const char *desc = c->desc ? c->desc : run->n > 1 ? cluster_array_name(a, c) : c->name;
     SET(a, o, "desc", dt_str(a, desc));
-    SET(a, o, "derived_from", str_or_null(a, written_whole(c) ? NULL : c->derived_from));
+    SET(a, o, "derived_from", str_or_null(a, c->derived_from));
     SET(a, o, "alternate", str_or_null(a, c->alternate));
     SET(a, o, "header_struct", str_or_null(a, c->header_struct));
     const char **names = model_reg_ext(r)->index_names;
@@ -1265,27 +1257,20 @@ static void report_fields_whole(struct diag *dg, const struct model_spec *s)
     arena_release(&a);
 }
 
-/* A cluster written whole, without its derivedFrom (written_whole), said at its derived-from=;
- * one of own-type="false" that lacks something of its base, written with nothing in it, too. */
-static void report_clusters_whole(struct diag *dg, const struct model_spec *s)
+/* A cluster of own-type="false", written with its derivedFrom and nothing in it, that holds a
+ * register or cluster of its own its base does not give it (model_cluster.differs), said at its
+ * derived-from=. */
+static void report_clusters_differ(struct diag *dg, const struct model_spec *s)
 {
     for (size_t i = 0; i < s->nblocks; i++)
         for (size_t k = 0; k < s->blocks[i]->nclusters; k++) {
             const struct model_cluster *c = s->blocks[i]->clusters[k];
-            if (!c->lacks)
-                continue;
-            struct srcpos at = c->derived_pos.line ? c->derived_pos : c->pos;
-            if (written_whole(c))
-                diag_report(dg, DIAG_SVD_OUT_DROPPED, at,
-                            "cluster '%s' is written whole, without its derivedFrom '%s': read "
-                            "back, it would take %s of '%s', which it does not have",
-                            c->name, c->derived_from, c->lacks, c->derived_from);
-            else
-                diag_report(dg, DIAG_SVD_OUT_DROPPED, at,
+            if (c->differs && c->type_of) /* else written with its content */
+                diag_report(dg, DIAG_SVD_OUT_DROPPED, c->derived_pos.line ? c->derived_pos : c->pos,
                             "cluster '%s' (own-type=\"false\") is written with its derivedFrom "
-                            "'%s' and nothing in it: read back, it takes %s of '%s', which it "
-                            "does not have",
-                            c->name, c->derived_from, c->lacks, c->derived_from);
+                            "'%s' and nothing in it: read back, it holds its base's registers "
+                            "and clusters, and its own %s is not among them",
+                            c->name, c->derived_from, c->differs);
         }
 }
 
@@ -1381,7 +1366,7 @@ int context_svd_check(struct diag *dg, const struct model_spec *s)
     report_sets_whole(dg, s);
     report_regs_whole(dg, s);
     report_reg_names(dg, s);
-    report_clusters_whole(dg, s);
+    report_clusters_differ(dg, s);
     report_fields_whole(dg, s);
     report_type_of_regs(dg, s);
     return dg->nerrors > errors ? -1 : 0;

@@ -265,10 +265,10 @@ struct model_cluster {
        base): the cluster whose CMSIS type it uses, and whose macros stand for its own; NULL:
        a type of its own */
     const struct model_cluster *type_of;
-    /* a regspec cluster derived-from= another that holds registers or clusters of its own (so
-       takes none of its base's) without one of its base's: that one, as "register 'R'" or
-       "cluster 'C'" (an SVD reader would add it: -t svd writes the cluster whole); else NULL */
-    const char *lacks;
+    /* a regspec cluster of own-type="false" (-t svd writes it with nothing in it) holding a
+       register or cluster of its own that is not what its base gives (model_cluster_differs):
+       that one, as "register 'R'" or "cluster 'C'"; else NULL */
+    const char *differs;
     const struct model_array_index *array_index; /* SVD <dimArrayIndex> of its own, or NULL */
     struct srcpos pos;
     bool base_type; /* a regspec's own-type="false": type_of is its base's, once bases resolve */

@@ -6,6 +6,7 @@
 #include "buf.h"
 #include "model_mmio.h"
 #include "svd_words.h"
+#include "util.h"
 
 #include <string.h>
 
@@ -331,7 +332,7 @@ static struct model_cluster *copy_cluster(struct arena *a, const struct cluster_
     c->parent = copy_of(cc, k->parent);
     c->address = moved(cc, k->address);
     c->type_of = k->type_of ? k->type_of : k;
-    c->lacks = NULL;
+    c->differs = NULL;
     c->base_type = false;
     c->taken = true;
     return c;
@@ -417,11 +418,73 @@ static struct model_reg *copy_reg(struct arena *a, const struct cluster_copies *
     return c;
 }
 
+/* The register directly in cluster 'c' of block 'b' named 'name' in it, or NULL. */
+static const struct model_reg *reg_named(const struct model_block *b, const struct model_cluster *c,
+                                         const char *name)
+{
+    for (size_t i = 0; i < b->nregs; i++)
+        if (model_reg_ext(b->regs[i])->cluster == c &&
+            strcmp(model_reg_name_in_cluster(b->regs[i]), name) == 0)
+            return b->regs[i];
+    return NULL;
+}
+
+/* The cluster directly in cluster 'c' of block 'b' named 'name', or NULL. */
+static const struct model_cluster *cluster_named(const struct model_block *b,
+                                                const struct model_cluster *c, const char *name)
+{
+    for (size_t i = 0; i < b->nclusters; i++)
+        if (b->clusters[i]->parent == c && strcmp(b->clusters[i]->name, name) == 0)
+            return b->clusters[i];
+    return NULL;
+}
+
+/* Does block b hold, directly in cluster 'c', a register or cluster of name 'name' in it? An SVD
+ * reader merges a derived cluster's kids with its base's by name, whatever their kinds. */
+static bool holds_name(const struct model_block *b, const struct model_cluster *c, const char *name)
+{
+    return reg_named(b, c, name) || cluster_named(b, c, name);
+}
+
+/* The cluster directly in 'from' that 'c' (inside it) is in, or is. */
+static const struct model_cluster *top_in(const struct model_cluster *c,
+                                          const struct model_cluster *from)
+{
+    while (c->parent != from)
+        c = c->parent;
+    return c;
+}
+
+/* The clusters directly in 'from' (of fb) whose names 'to' (of b) holds: those it gives itself,
+ * in an array of 'a' ended by NULL; found before any copy is made, which would hold them too. */
+static const struct model_cluster **own_tops(struct arena *a, const struct model_block *b,
+                                             const struct model_cluster *to,
+                                             const struct model_block *fb,
+                                             const struct model_cluster *from)
+{
+    const struct model_cluster **tops = arena_alloc(a, (fb->nclusters + 1) * sizeof(*tops));
+    size_t n = 0;
+    for (size_t i = 0; i < fb->nclusters; i++)
+        if (fb->clusters[i]->parent == from && holds_name(b, to, fb->clusters[i]->name))
+            tops[n++] = fb->clusters[i];
+    tops[n] = NULL;
+    return tops;
+}
+
+static bool among(const struct model_cluster *const *list, const struct model_cluster *c)
+{
+    for (; *list; list++)
+        if (*list == c)
+            return true;
+    return false;
+}
+
 void model_copy_cluster_regs(struct arena *a, struct model_block *b, struct model_cluster *to,
                              const struct model_block *fb, const struct model_cluster *from)
 {
     struct cluster_copies cc = {from, to, NULL, NULL, 0};
     size_t nclusters = fb->nclusters, nregs = fb->nregs; /* the copies are not copied again */
+    const struct model_cluster **own = own_tops(a, b, to, fb, from);
     size_t inside = 0;
     for (size_t i = 0; i < nclusters; i++)
         inside += fb->clusters[i] != from && cluster_within(fb->clusters[i], from);
@@ -430,50 +493,136 @@ void model_copy_cluster_regs(struct arena *a, struct model_block *b, struct mode
     size_t cap = arena_push_cap(b->nclusters);
     for (size_t i = 0; i < nclusters; i++) { /* parents first, as fb's */
         const struct model_cluster *k = fb->clusters[i];
-        if (k == from || !cluster_within(k, from))
+        if (k == from || !cluster_within(k, from) || among(own, top_in(k, from)))
             continue;
         cc.bases[cc.n] = k;
         cc.copies[cc.n] = copy_cluster(a, &cc, k);
         arena_push(a, (void ***)&b->clusters, &b->nclusters, &cap, cc.copies[cc.n++]);
     }
     cap = arena_push_cap(b->nregs);
-    for (size_t i = 0; i < nregs; i++)
-        if (model_cluster_holds(from, fb->regs[i]))
-            arena_push(a, (void ***)&b->regs, &b->nregs, &cap,
-                       copy_reg(a, &cc, fb->regs[i], b, fb));
-}
-
-/* Does block b hold, directly in cluster 'c', a register named 'name' in it (kind 0) or a
- * cluster of that name (kind 1)? */
-static bool holds_named(const struct model_block *b, const struct model_cluster *c, int kind,
-                        const char *name)
-{
-    if (kind == 1) {
-        for (size_t i = 0; i < b->nclusters; i++)
-            if (b->clusters[i]->parent == c && strcmp(b->clusters[i]->name, name) == 0)
-                return true;
-        return false;
+    for (size_t i = 0; i < nregs; i++) {
+        const struct model_reg *r = fb->regs[i];
+        const struct model_cluster *in = model_reg_ext(r)->cluster;
+        if (!model_cluster_holds(from, r) ||
+            (in == from ? holds_name(b, to, model_reg_name_in_cluster(r))
+                        : among(own, top_in(in, from))))
+            continue;
+        arena_push(a, (void ***)&b->regs, &b->nregs, &cap, copy_reg(a, &cc, r, b, fb));
     }
-    for (size_t i = 0; i < b->nregs; i++)
-        if (model_reg_ext(b->regs[i])->cluster == c &&
-            strcmp(model_reg_name_in_cluster(b->regs[i]), name) == 0)
-            return true;
-    return false;
 }
 
-const char *model_cluster_lacks(struct arena *a, const struct model_block *b,
-                                const struct model_cluster *c, const struct model_block *fb,
-                                const struct model_cluster *from)
+/* ---------------------------------------------------------------- own content against a copy */
+
+static bool same_value(const struct model_value *v, const struct model_value *w)
 {
+    return strcmp(v->name, w->name) == 0 && v->value == w->value &&
+           util_same_text(v->desc, w->desc);
+}
+
+/* Would a copy of field 'g' be 'f': its name, bits, access, reset, description, effects and
+ * values? */
+static bool same_field(const struct model_field *f, const struct model_field *g)
+{
+    const struct model_field_ext *x = model_field_ext(f), *y = model_field_ext(g);
+    if (strcmp(f->name, g->name) != 0 || f->msb != g->msb || f->lsb != g->lsb ||
+        f->access != g->access || !util_same_text(f->access_text, g->access_text) ||
+        f->reset != g->reset || !util_same_text(f->desc, g->desc) || f->implicit != g->implicit ||
+        x->write_effect != y->write_effect || x->read_effect != y->read_effect ||
+        x->wc.kind != y->wc.kind || f->nvalues != g->nvalues || x->nsets != y->nsets)
+        return false;
+    for (size_t i = 0; i < f->nvalues; i++)
+        if (!same_value(f->values[i], g->values[i]))
+            return false;
+    return true;
+}
+
+/* Would a copy of register 'q' (at 'qoff' in its cluster) be 'r' (at 'roff' in its): its
+ * offset, width, size, reset, description, SVD properties, array and fields? */
+static bool same_reg(const struct model_reg *r, uint64_t roff, const struct model_reg *q,
+                     uint64_t qoff)
+{
+    const struct model_reg_ext *x = model_reg_ext(r), *y = model_reg_ext(q);
+    if (roff != qoff || r->width != q->width || r->size != q->size ||
+        r->has_reset != q->has_reset || (r->has_reset && r->reset != q->reset) ||
+        !util_same_text(r->desc, q->desc) || x->has_reset_mask != y->has_reset_mask ||
+        x->reset_mask != y->reset_mask || !util_same_text(x->protection, y->protection) ||
+        !util_same_text(x->display_name, y->display_name) ||
+        !util_same_text(x->alternate, y->alternate) || r->is_array != q->is_array ||
+        r->count != q->count || r->stride != q->stride || r->first != q->first ||
+        r->nfields != q->nfields)
+        return false;
+    for (size_t i = 0; i < r->nfields; i++)
+        if (!same_field(r->fields[i], q->fields[i]))
+            return false;
+    return true;
+}
+
+static bool same_cluster(const struct model_block *b, const struct model_cluster *c,
+                         uint64_t coff, const struct model_block *fb,
+                         const struct model_cluster *k, uint64_t koff, unsigned depth);
+
+/* Does every register and cluster directly in 'k' (of fb) have its like of its name directly in
+ * 'c' (of b), and 'c' hold no other? */
+static bool same_content(const struct model_block *b, const struct model_cluster *c,
+                         const struct model_block *fb, const struct model_cluster *k,
+                         unsigned depth)
+{
+    size_t nc = 0, nk = 0;
+    for (size_t i = 0; i < b->nregs; i++)
+        nc += model_reg_ext(b->regs[i])->cluster == c;
+    for (size_t i = 0; i < b->nclusters; i++)
+        nc += b->clusters[i]->parent == c;
     for (size_t i = 0; i < fb->nregs; i++) {
-        const char *name = model_reg_name_in_cluster(fb->regs[i]);
-        if (model_reg_ext(fb->regs[i])->cluster == from && !holds_named(b, c, 0, name))
-            return arena_printf(a, "register '%s'", name);
+        const struct model_reg *q = fb->regs[i];
+        if (model_reg_ext(q)->cluster != k)
+            continue;
+        const struct model_reg *r = reg_named(b, c, model_reg_name_in_cluster(q));
+        if (!r || !same_reg(r, r->address - c->address, q, q->address - k->address))
+            return false;
+        nk++;
     }
     for (size_t i = 0; i < fb->nclusters; i++) {
-        const char *name = fb->clusters[i]->name;
-        if (fb->clusters[i]->parent == from && !holds_named(b, c, 1, name))
-            return arena_printf(a, "cluster '%s'", name);
+        const struct model_cluster *q = fb->clusters[i];
+        if (q->parent != k)
+            continue;
+        const struct model_cluster *r = cluster_named(b, c, q->name);
+        if (!r || !same_cluster(b, r, r->address - c->address, fb, q, q->address - k->address,
+                                depth + 1))
+            return false;
+        nk++;
+    }
+    return nc == nk;
+}
+
+/* Would a copy of cluster 'k' (at 'koff' in its parent) be 'c' (at 'coff' in its), all inside? */
+static bool same_cluster(const struct model_block *b, const struct model_cluster *c,
+                         uint64_t coff, const struct model_block *fb,
+                         const struct model_cluster *k, uint64_t koff, unsigned depth)
+{
+    return depth < 256 && coff == koff && c->count == k->count && c->stride == k->stride &&
+           same_content(b, c, fb, k, depth);
+}
+
+const char *model_cluster_differs(struct arena *a, const struct model_block *b,
+                                  const struct model_cluster *c, const struct model_block *fb,
+                                  const struct model_cluster *from)
+{
+    for (size_t i = 0; i < b->nregs; i++) {
+        const struct model_reg *r = b->regs[i];
+        if (model_reg_ext(r)->cluster != c || model_reg_ext(r)->taken)
+            continue;
+        const char *name = model_reg_name_in_cluster(r);
+        const struct model_reg *q = reg_named(fb, from, name);
+        if (!q || !same_reg(r, r->address - c->address, q, q->address - from->address))
+            return arena_printf(a, "register '%s'", name);
+    }
+    for (size_t i = 0; i < b->nclusters; i++) {
+        const struct model_cluster *k = b->clusters[i];
+        if (k->parent != c || k->taken)
+            continue;
+        const struct model_cluster *q = cluster_named(fb, from, k->name);
+        if (!q || !same_cluster(b, k, k->address - c->address, fb, q, q->address - from->address, 0))
+            return arena_printf(a, "cluster '%s'", k->name);
     }
     return NULL;
 }

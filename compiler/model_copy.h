@@ -100,28 +100,32 @@ bool model_cluster_holds_any(const struct model_block *b, const struct model_clu
 bool model_cluster_holds(const struct model_cluster *c, const struct model_reg *r);
 
 /*
- * Cluster 'to' of block 'b', which holds no register or cluster of its own
- * (model_cluster_holds_any), gets copies of those 'from' of block 'fb' holds (b itself, or the
- * block of another instance), appended to b's lists (parents first), as an SVD reader's derived
- * cluster takes its base's: at the same offsets from 'to' as from 'from', the clusters under their
- * own names and the registers named after the copy of their cluster (CD_R for from's CL_R in to's
+ * Cluster 'to' of block 'b' gets copies of the registers and clusters 'from' of block 'fb' holds
+ * (b itself, or the block of another instance) but those directly in 'from' whose names 'to'
+ * gives itself directly in it (a register or a cluster: all of them when it holds none), as an
+ * SVD reader's derived cluster takes its base's, merged by name. They are appended to b's lists
+ * (parents first), at the same offsets from 'to' as from 'from', the clusters under their own
+ * names and the registers named after the copy of their cluster (CD_R for from's CL_R in to's
  * CD: as in CL, R in it), each with copies of its fields, values and sets, its <at>s moved alike
  * and its rules. Each copy is 'taken' (-t svd leaves it for the reader to take again from to's
- * derivedFrom), and a copied cluster has the CMSIS type of the cluster it copies (type_of), as the
- * SVD reader's copies.
+ * derivedFrom), and a copied cluster has the CMSIS type of the cluster it copies (type_of), as
+ * the SVD reader's copies.
  */
 void model_copy_cluster_regs(struct arena *a, struct model_block *b, struct model_cluster *to,
                              const struct model_block *fb, const struct model_cluster *from);
 
 /*
- * Derived cluster 'c' of block 'b', which holds registers or clusters of its own, against its
- * base 'from' of block 'fb': the first register or cluster directly in 'from' that 'c' holds
- * none of by its name in it, as "register 'R'" or "cluster 'C'" (owned by 'a'); NULL when
- * there is none. An SVD reader, which merges a derived cluster's content with its base's by
- * name, would add it.
+ * Derived cluster 'c' of block 'b' against its base 'from' of block 'fb': the first register or
+ * cluster directly in 'c' of its own (not taken) that is not what a copy of the one of its name
+ * in 'from' would be (there is none, or it differs in its offset in the cluster, width, size,
+ * reset, description, reset-mask, protection, display-name, alternate=, array, or a field's
+ * name, bits, access, reset, description, effects or values; a cluster in its offset, array or
+ * anything inside), as "register 'R'" or "cluster 'C'" (owned by 'a'); NULL when there is
+ * none. -t svd writes a cluster of own-type="false" with nothing in it, so that a reader takes
+ * all of its base's: such a one is what it loses.
  */
-const char *model_cluster_lacks(struct arena *a, const struct model_block *b,
-                                const struct model_cluster *c, const struct model_block *fb,
-                                const struct model_cluster *from);
+const char *model_cluster_differs(struct arena *a, const struct model_block *b,
+                                  const struct model_cluster *c, const struct model_block *fb,
+                                  const struct model_cluster *from);
 
 #endif

@@ -242,25 +242,6 @@ static bool has_own_values(const struct model_field *f)
     return f->nvalues || x->ndefaults || x->nsets;
 }
 
-/* Cluster n, when it holds no register or cluster of its own, given copies of those of its base
- * cluster b, each as b holds it once its own derivation is applied; else what of b's it lacks
- * noted (model_cluster.lacks). */
-static void apply_cluster(struct derive_check *c, struct derive_ref n, struct derive_ref b)
-{
-    struct model_cluster *to = cluster_of(n);
-    struct model_block *blk = (struct model_block *)n.ctx, *fb = (struct model_block *)b.ctx;
-    if (!to)
-        return;
-    if (model_cluster_holds_any(blk, to)) {
-        to->lacks = model_cluster_lacks(c->a, blk, to, fb, b.obj);
-        return;
-    }
-    for (size_t i = 0; i < fb->nregs; i++)
-        if (model_cluster_holds(b.obj, fb->regs[i]))
-            apply_node(c, model_tree_ref(DERIVE_REG, fb->regs[i], fb));
-    model_copy_cluster_regs(c->a, blk, to, fb, b.obj);
-}
-
 /* The derivation of every register and cluster inside cluster 'n' applied. */
 static void apply_inside(struct derive_check *c, struct derive_ref n)
 {
@@ -272,6 +253,23 @@ static void apply_inside(struct derive_check *c, struct derive_ref n)
     for (size_t i = 0; i < blk->nregs; i++)
         if (model_cluster_holds(n.obj, blk->regs[i]))
             apply_node(c, model_tree_ref(DERIVE_REG, blk->regs[i], blk));
+}
+
+/* Cluster n given copies of the registers and clusters of its base cluster b that it does not
+ * give itself by name, each as b holds it once its own derivation is applied; one of
+ * own-type="false" with content of its own that is not its base's noted (model_cluster.differs). */
+static void apply_cluster(struct derive_check *c, struct derive_ref n, struct derive_ref b)
+{
+    struct model_cluster *to = cluster_of(n);
+    struct model_block *blk = (struct model_block *)n.ctx, *fb = (struct model_block *)b.ctx;
+    if (!to)
+        return;
+    apply_inside(c, b);
+    model_copy_cluster_regs(c->a, blk, to, fb, b.obj);
+    if (to->base_type) {
+        apply_inside(c, n); /* its own, as they will be */
+        to->differs = model_cluster_differs(c->a, blk, to, fb, b.obj);
+    }
 }
 
 /* The description of register or cluster 'n' (a base of either kind gives it). */

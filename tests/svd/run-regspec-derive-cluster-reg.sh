@@ -36,12 +36,5 @@ CR_IN_C protection=p reset-mask=0xf
 CR_JN_E protection=s reset-mask=0xff
 CQ_F protection=- reset-mask=-
 WANT
-LC_ALL=C sort -o "$tmp/want" "$tmp/want"
-
-facts() {
-    svd_json_facts "a cluster derived from a register gives its registers the register's properties" "$1" "$2"
-}
-
-facts regspec-derive-cluster-reg.xml "$spec"
-svd_regspec_roundtrip "$spec" facts
+svd_facts_case "$spec" "a cluster derived from a register gives its registers the register's properties"
 tap_done

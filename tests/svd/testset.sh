@@ -12,6 +12,8 @@
 #                            diagnostic and validates; the -t svd output is left in $tmp/rt.svd
 #   svd_json_facts WHAT NAME FILE  a TAP line "NAME: WHAT": FILE's -t json, read without a
 #                            diagnostic, through the script's $tmp/facts.py, sorted, is $tmp/want
+#   svd_facts_case SPEC WHAT  $tmp/want sorted, then svd_json_facts WHAT of regspec SPEC and
+#                            svd_regspec_roundtrip SPEC with the same facts
 svd=${REGC_SVD_DATA:-$tap_top/../shared/svd}
 svd_why="no test set at $svd (../shared/svd from the repository root, or REGC_SVD_DATA)"
 svd_xsd=$svd/schema/CMSIS-SVD.xsd # kept apart: a script may name its own file 'svd'
@@ -77,4 +79,15 @@ svd_regspec_roundtrip() {
     fi
     "$facts" "$name -t svd read back" "$tmp/rt.svd"
     svd_schema_check "$name -t svd validates against CMSIS-SVD.xsd" "$tmp/rt.svd"
+}
+
+svd_facts_case() {
+    svd_case_what=$2
+    LC_ALL=C sort -o "$tmp/want" "$tmp/want"
+    svd_case_facts "$(basename "$1")" "$1"
+    svd_regspec_roundtrip "$1" svd_case_facts
+}
+
+svd_case_facts() {
+    svd_json_facts "$svd_case_what" "$1" "$2"
 }
