@@ -100,8 +100,11 @@ want("WAR write as read, derived, dim", (f["WAR"]["write_constraint"]["kind"], f
      f["WAR"]["svd"]["dim_of"]), ("writeAsRead", "EN", "W%s"))
 want("ALT whole", regs["ALT"]["fields"][0]["svd"]["whole"], True)
 der = d["blocks"][2]
-want("DER clusters derived", [(c["name"], c["derived_from"]) for c in der["svd"]["clusters"]],
-     [("LATE", "CTL"), ("CTL", None), ("IN", None), ("SH", "LATE")])
+# LATE and SH write a register of their own, and take their bases' IN, as an SVD reader's do:
+# LATE a copy of CTL's, SH a copy of LATE's (with their parents, below)
+want("DER clusters derived", [(c["name"], c["derived_from"], c["parent"]) for c in der["svd"]["clusters"]],
+     [("LATE", "CTL", None), ("CTL", None, None), ("IN", None, "CTL"), ("SH", "LATE", None),
+      ("IN", None, "LATE"), ("IN", None, "SH")])
 u = d["blocks"][1]
 want("UART instances, dim_of", [(i["name"], i["base"], i["svd"]["dim_of"]) for i in u["instances"]],
      [("UARTA", "0x40010000", "UART%s"), ("UARTB", "0x40010400", "UART%s"), ("UART2", "0x40020000", None)])
