@@ -4,6 +4,7 @@
 #include "context_svd.h"
 
 #include "model_mmio.h"
+#include "model_tree.h"
 
 #include "cluster_array.h"
 #include "svd_words.h"
@@ -1274,6 +1275,59 @@ static void report_clusters_differ(struct diag *dg, const struct model_spec *s)
         }
 }
 
+/* The first register or cluster a reader gives instance 'n' from its chain of bases, of another
+ * block than its own (the model tree's kids of a derived instance: model_tree.c), or none. */
+static struct derive_ref taken_from_base(const struct derive_tree *t, struct derive_ref n)
+{
+    struct derive_cursor at = {0, 0, 0};
+    for (struct derive_ref k = t->kid(t, n, &at); k.kind != DERIVE_NONE; k = t->kid(t, n, &at))
+        if (k.ctx != n.ctx)
+            return k;
+    return model_tree_ref(DERIVE_NONE, NULL, NULL);
+}
+
+/*
+ * An instance derived from an instance of another block is written derivedFrom it, and its
+ * registers are its block's (a regspec's instance takes none from its base): read back, a reader
+ * gives it those of its base (down the chain) that it does not name, when it is written with its
+ * block's registers (the first, or one with <at>s), and its base's in place of its block's when
+ * written with none. Said at its derived-from= (svd-out-dropped).
+ */
+static void report_instances_derived(struct diag *dg, const struct model_spec *s)
+{
+    struct derive_index names;
+    derive_index_init(&names);
+    struct derive_tree t = model_tree(s, &names);
+    for (size_t i = 0; i < s->nblocks; i++) {
+        const struct model_block *b = s->blocks[i];
+        for (size_t k = 0; k < b->ninstances; k++) {
+            const struct model_instance *in = b->instances[k];
+            struct derive_ref n = model_tree_ref(DERIVE_PERIPH, in, b);
+            struct derive_ref base =
+                in->derived_from ? model_tree_base(&t, n) : model_tree_ref(DERIVE_NONE, NULL, NULL);
+            if (base.kind != DERIVE_PERIPH || base.ctx == b)
+                continue;
+            struct derive_ref got = taken_from_base(&t, n);
+            const struct model_instance *from = base.obj;
+            struct srcpos at = in->derived_pos.line ? in->derived_pos : in->pos;
+            if (in->index == 0 || has_ats(b)) {
+                if (got.kind != DERIVE_NONE)
+                    diag_report(dg, DIAG_SVD_OUT_DROPPED, at,
+                                "peripheral '%s' is written derivedFrom '%s': read back, it takes "
+                                "%s '%s' of '%s', which block '%s' does not have",
+                                in->name, in->derived_from, model_tree_kind_word(got),
+                                t.name(&t, got), from->name, b->name);
+            } else if (!in->dim_of && (b->nregs || got.kind != DERIVE_NONE)) {
+                diag_report(dg, DIAG_SVD_OUT_DROPPED, at,
+                            "peripheral '%s' is written derivedFrom '%s' without registers: read "
+                            "back, it has the registers of '%s', not those of block '%s'",
+                            in->name, in->derived_from, from->name, b->name);
+            }
+        }
+    }
+    derive_index_release(&names);
+}
+
 /*
  * Does register 'r' of a block with a type_of read back as it is from 'q', the same register of
  * the type_of, written derived from it with type_of_props (peripheral())? A property 'q' takes
@@ -1367,6 +1421,7 @@ int context_svd_check(struct diag *dg, const struct model_spec *s)
     report_regs_whole(dg, s);
     report_reg_names(dg, s);
     report_clusters_differ(dg, s);
+    report_instances_derived(dg, s);
     report_fields_whole(dg, s);
     report_type_of_regs(dg, s);
     return dg->nerrors > errors ? -1 : 0;

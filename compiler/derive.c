@@ -84,7 +84,7 @@ static void kid_key(struct derive_index *x, const void *scope, enum derive_kind 
 static void index_kids(const struct derive_tree *t, struct derive_ref in, struct scope_index *s)
 {
     struct derive_index *x = t->index;
-    struct derive_cursor at = {0, 0};
+    struct derive_cursor at = {0, 0, 0};
     s->gen++;
     s->nlists = 0;
     size_t place = 0;
@@ -156,7 +156,7 @@ static struct derive_ref find_kid(const struct derive_tree *t, struct derive_ref
                 return s->lists[i]->kid;
         return k ? k->kid : none;
     }
-    struct derive_cursor at = {0, 0};
+    struct derive_cursor at = {0, 0, 0};
     for (struct derive_ref k = t->kid(t, in, &at); k.kind != DERIVE_NONE; k = t->kid(t, in, &at))
         if (kind_fits(kind, k.kind) && is_named(t, k, name, len))
             return k;
@@ -168,7 +168,7 @@ static struct derive_ref find_kid(const struct derive_tree *t, struct derive_ref
 static struct derive_ref find_under(const struct derive_tree *t, struct derive_ref n,
                                     const char *name, enum derive_kind kind, struct derive_ref self)
 {
-    struct derive_cursor at = {0, 0};
+    struct derive_cursor at = {0, 0, 0};
     for (struct derive_ref k = t->kid(t, n, &at); k.kind != DERIVE_NONE; k = t->kid(t, n, &at)) {
         if (kind_fits(kind, k.kind) && !derive_same(k, self) &&
             is_named(t, k, name, strlen(name)))

@@ -44,9 +44,10 @@ struct derive_ref {
     const void *ctx; /* the tree's own (the model: the block of a cluster or register) */
 };
 
-/* Where a walk over a node's kids is: both zero before the first. */
+/* Where a walk over a node's kids is: all zero before the first. */
 struct derive_cursor {
     size_t i, k;
+    size_t level; /* a tree's own: the model's, how far down a derived instance's chain */
 };
 
 /* A name a node answers to: 'len' bytes at 's' (a tree may give a name without its suffix). */

@@ -431,7 +431,7 @@ static const struct model_reg *reg_named(const struct model_block *b, const stru
 
 /* The cluster directly in cluster 'c' of block 'b' named 'name', or NULL. */
 static const struct model_cluster *cluster_named(const struct model_block *b,
-                                                const struct model_cluster *c, const char *name)
+                                                 const struct model_cluster *c, const char *name)
 {
     for (size_t i = 0; i < b->nclusters; i++)
         if (b->clusters[i]->parent == c && strcmp(b->clusters[i]->name, name) == 0)
@@ -515,12 +515,26 @@ void model_copy_cluster_regs(struct arena *a, struct model_block *b, struct mode
 
 static bool same_value(const struct model_value *v, const struct model_value *w)
 {
+    const struct model_value_ext *x = model_value_ext(v), *y = model_value_ext(w);
     return strcmp(v->name, w->name) == 0 && v->value == w->value &&
-           util_same_text(v->desc, w->desc);
+           util_same_text(v->desc, w->desc) && x->dont_care == y->dont_care && x->usage == y->usage;
 }
 
-/* Would a copy of field 'g' be 'f': its name, bits, access, reset, description, effects and
- * values? */
+/* Field f's and g's sets: the same names and usages, in order (a copy's header-enum-name is none:
+ * not compared). */
+static bool same_sets(const struct model_field_ext *x, const struct model_field_ext *y)
+{
+    if (x->nsets != y->nsets)
+        return false;
+    for (size_t i = 0; i < x->nsets; i++)
+        if (!util_same_text(x->sets[i]->name, y->sets[i]->name) ||
+            x->sets[i]->usage != y->sets[i]->usage)
+            return false;
+    return true;
+}
+
+/* Would a copy of field 'g' be 'f': its name, bits, access, reset, description, effects, write
+ * constraint, sets and values? */
 static bool same_field(const struct model_field *f, const struct model_field *g)
 {
     const struct model_field_ext *x = model_field_ext(f), *y = model_field_ext(g);
@@ -528,10 +542,14 @@ static bool same_field(const struct model_field *f, const struct model_field *g)
         f->access != g->access || !util_same_text(f->access_text, g->access_text) ||
         f->reset != g->reset || !util_same_text(f->desc, g->desc) || f->implicit != g->implicit ||
         x->write_effect != y->write_effect || x->read_effect != y->read_effect ||
-        x->wc.kind != y->wc.kind || f->nvalues != g->nvalues || x->nsets != y->nsets)
+        x->wc.kind != y->wc.kind || x->wc.min != y->wc.min || x->wc.max != y->wc.max ||
+        f->nvalues != g->nvalues || x->ndefaults != y->ndefaults || !same_sets(x, y))
         return false;
     for (size_t i = 0; i < f->nvalues; i++)
         if (!same_value(f->values[i], g->values[i]))
+            return false;
+    for (size_t i = 0; i < x->ndefaults; i++)
+        if (!same_value(x->defaults[i], y->defaults[i]))
             return false;
     return true;
 }
@@ -557,9 +575,9 @@ static bool same_reg(const struct model_reg *r, uint64_t roff, const struct mode
     return true;
 }
 
-static bool same_cluster(const struct model_block *b, const struct model_cluster *c,
-                         uint64_t coff, const struct model_block *fb,
-                         const struct model_cluster *k, uint64_t koff, unsigned depth);
+static bool same_cluster(const struct model_block *b, const struct model_cluster *c, uint64_t coff,
+                         const struct model_block *fb, const struct model_cluster *k, uint64_t koff,
+                         unsigned depth);
 
 /* Does every register and cluster directly in 'k' (of fb) have its like of its name directly in
  * 'c' (of b), and 'c' hold no other? */
@@ -586,8 +604,8 @@ static bool same_content(const struct model_block *b, const struct model_cluster
         if (q->parent != k)
             continue;
         const struct model_cluster *r = cluster_named(b, c, q->name);
-        if (!r || !same_cluster(b, r, r->address - c->address, fb, q, q->address - k->address,
-                                depth + 1))
+        if (!r ||
+            !same_cluster(b, r, r->address - c->address, fb, q, q->address - k->address, depth + 1))
             return false;
         nk++;
     }
@@ -595,9 +613,9 @@ static bool same_content(const struct model_block *b, const struct model_cluster
 }
 
 /* Would a copy of cluster 'k' (at 'koff' in its parent) be 'c' (at 'coff' in its), all inside? */
-static bool same_cluster(const struct model_block *b, const struct model_cluster *c,
-                         uint64_t coff, const struct model_block *fb,
-                         const struct model_cluster *k, uint64_t koff, unsigned depth)
+static bool same_cluster(const struct model_block *b, const struct model_cluster *c, uint64_t coff,
+                         const struct model_block *fb, const struct model_cluster *k, uint64_t koff,
+                         unsigned depth)
 {
     return depth < 256 && coff == koff && c->count == k->count && c->stride == k->stride &&
            same_content(b, c, fb, k, depth);
@@ -621,7 +639,8 @@ const char *model_cluster_differs(struct arena *a, const struct model_block *b,
         if (k->parent != c || k->taken)
             continue;
         const struct model_cluster *q = cluster_named(fb, from, k->name);
-        if (!q || !same_cluster(b, k, k->address - c->address, fb, q, q->address - from->address, 0))
+        if (!q ||
+            !same_cluster(b, k, k->address - c->address, fb, q, q->address - from->address, 0))
             return arena_printf(a, "cluster '%s'", k->name);
     }
     return NULL;

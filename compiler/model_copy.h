@@ -119,10 +119,11 @@ void model_copy_cluster_regs(struct arena *a, struct model_block *b, struct mode
  * cluster directly in 'c' of its own (not taken) that is not what a copy of the one of its name
  * in 'from' would be (there is none, or it differs in its offset in the cluster, width, size,
  * reset, description, reset-mask, protection, display-name, alternate=, array, or a field's
- * name, bits, access, reset, description, effects or values; a cluster in its offset, array or
- * anything inside), as "register 'R'" or "cluster 'C'" (owned by 'a'); NULL when there is
- * none. -t svd writes a cluster of own-type="false" with nothing in it, so that a reader takes
- * all of its base's: such a one is what it loses.
+ * name, bits, access, reset, description, effects, write constraint, sets (names, usages) or
+ * values (names, numbers, descriptions, usages, don't-care bits, defaults); a cluster in its
+ * offset, array or anything inside), as "register 'R'" or "cluster 'C'" (owned by 'a'); NULL when
+ * there is none. -t svd writes a cluster of own-type="false" with nothing in it, so that a reader
+ * takes all of its base's: such a one is what it loses.
  */
 const char *model_cluster_differs(struct arena *a, const struct model_block *b,
                                   const struct model_cluster *c, const struct model_block *fb,

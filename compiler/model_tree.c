@@ -6,6 +6,7 @@
 #include "model_mmio.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* The scope a register or cluster 'c' (NULL: the block's top level) is in. */
 static struct derive_ref scope_ref(const struct model_cluster *c, const struct model_block *b)
@@ -71,6 +72,57 @@ static struct derive_ref reg_kid(const struct model_reg *r, struct derive_cursor
     return model_tree_ref(DERIVE_NONE, NULL, NULL);
 }
 
+static const struct derive_ref no_node = {DERIVE_NONE, NULL, NULL};
+
+/* The instance 'level' steps down the chain of bases of instance 'n' (0: n itself), or none. */
+static struct derive_ref instance_base(const struct derive_tree *t, struct derive_ref n,
+                                       size_t level)
+{
+    for (size_t i = 0; i < level && n.kind == DERIVE_PERIPH && !model_tree_is_block(n); i++) {
+        const char *base = ((const struct model_instance *)n.obj)->derived_from;
+        n = base ? derive_find_base(t, n, base) : no_node;
+    }
+    return n.kind == DERIVE_PERIPH && !model_tree_is_block(n) ? n : no_node;
+}
+
+/* Does the block of an instance fewer than 'level' steps down n's chain hold, at its top level, a
+ * register or cluster of k's name? */
+static bool named_above(const struct derive_tree *t, struct derive_ref n, size_t level,
+                        struct derive_ref k)
+{
+    const char *name = t->name(t, k);
+    for (size_t l = 0; l < level; l++) {
+        struct derive_cursor at = {0, 0, 0};
+        const struct model_block *b = instance_base(t, n, l).ctx;
+        for (struct derive_ref o = scope_kid(b, NULL, &at); o.kind != DERIVE_NONE;
+             o = scope_kid(b, NULL, &at))
+            if (strcmp(t->name(t, o), name) == 0)
+                return true;
+    }
+    return false;
+}
+
+/*
+ * The kids of instance 'n': its block's top-level clusters and registers, then those of its
+ * base's block that it does not name, and so down its chain of bases, as an SVD reader gives a
+ * derived peripheral its base's registers and clusters merged by name (svd_derive.c's
+ * take_kids): -t svd writes the instance derivedFrom its base, so a path through it leads there.
+ */
+static struct derive_ref instance_kid(const struct derive_tree *t, struct derive_ref n,
+                                      struct derive_cursor *at)
+{
+    for (; at->level <= DERIVE_MAX_CHAIN; at->level++, at->i = at->k = 0) {
+        struct derive_ref in = instance_base(t, n, at->level);
+        if (in.kind == DERIVE_NONE)
+            break;
+        for (struct derive_ref k = scope_kid(in.ctx, NULL, at); k.kind != DERIVE_NONE;
+             k = scope_kid(in.ctx, NULL, at))
+            if (!named_above(t, n, at->level, k))
+                return k;
+    }
+    return no_node;
+}
+
 static struct derive_ref tree_kid(const struct derive_tree *t, struct derive_ref n,
                                   struct derive_cursor *at)
 {
@@ -78,7 +130,7 @@ static struct derive_ref tree_kid(const struct derive_tree *t, struct derive_ref
     case DERIVE_DEVICE:
         return device_kid(t->data, at);
     case DERIVE_PERIPH:
-        return scope_kid(n.ctx, NULL, at);
+        return model_tree_is_block(n) ? scope_kid(n.ctx, NULL, at) : instance_kid(t, n, at);
     case DERIVE_CLUSTER:
         return scope_kid(n.ctx, n.obj, at);
     case DERIVE_REG:
