@@ -4,6 +4,8 @@
 #include "model_copy.h"
 
 #include "buf.h"
+#include "fatal.h"
+#include "map.h"
 #include "model_mmio.h"
 #include "svd_words.h"
 #include "util.h"
@@ -418,32 +420,40 @@ static struct model_reg *copy_reg(struct arena *a, const struct cluster_copies *
     return c;
 }
 
-/* The register directly in cluster 'c' of block 'b' named 'name' in it, or NULL. */
-static const struct model_reg *reg_named(const struct model_block *b, const struct model_cluster *c,
-                                         const char *name)
+/* The names of the registers and clusters directly in cluster 'c' of block 'b', put in 'names'
+ * (keys borrowed from the model): an SVD reader merges a derived cluster's kids with its base's by
+ * name, whatever their kinds. */
+static void names_in(struct regc_map *names, const struct model_block *b,
+                     const struct model_cluster *c)
 {
-    for (size_t i = 0; i < b->nregs; i++)
-        if (model_reg_ext(b->regs[i])->cluster == c &&
-            strcmp(model_reg_name_in_cluster(b->regs[i]), name) == 0)
-            return b->regs[i];
-    return NULL;
-}
-
-/* The cluster directly in cluster 'c' of block 'b' named 'name', or NULL. */
-static const struct model_cluster *cluster_named(const struct model_block *b,
-                                                 const struct model_cluster *c, const char *name)
-{
+    bool found;
     for (size_t i = 0; i < b->nclusters; i++)
-        if (b->clusters[i]->parent == c && strcmp(b->clusters[i]->name, name) == 0)
-            return b->clusters[i];
-    return NULL;
+        if (b->clusters[i]->parent == c)
+            xmap_put_str(names, b->clusters[i]->name, &found);
+    for (size_t i = 0; i < b->nregs; i++)
+        if (model_reg_ext(b->regs[i])->cluster == c)
+            xmap_put_str(names, model_reg_name_in_cluster(b->regs[i]), &found);
 }
 
-/* Does block b hold, directly in cluster 'c', a register or cluster of name 'name' in it? An SVD
- * reader merges a derived cluster's kids with its base's by name, whatever their kinds. */
-static bool holds_name(const struct model_block *b, const struct model_cluster *c, const char *name)
+/* The registers and clusters directly in cluster 'c' of block 'b', each in 'regs' or
+ * 'clusters' by its name in 'c' (keys and values borrowed from the model). */
+static void kids_by_name(struct regc_map *regs, struct regc_map *clusters,
+                         const struct model_block *b, const struct model_cluster *c)
 {
-    return reg_named(b, c, name) || cluster_named(b, c, name);
+    bool found;
+    for (size_t i = 0; i < b->nclusters; i++)
+        if (b->clusters[i]->parent == c)
+            xmap_put_str(clusters, b->clusters[i]->name, &found)->val = b->clusters[i];
+    for (size_t i = 0; i < b->nregs; i++)
+        if (model_reg_ext(b->regs[i])->cluster == c)
+            xmap_put_str(regs, model_reg_name_in_cluster(b->regs[i]), &found)->val = b->regs[i];
+}
+
+/* The value 'name' has in 'm', or NULL. */
+static void *named(const struct regc_map *m, const char *name)
+{
+    struct regc_map_entry *e = regc_map_find_str(m, name);
+    return e ? e->val : NULL;
 }
 
 /* The cluster directly in 'from' that 'c' (inside it) is in, or is. */
@@ -455,36 +465,13 @@ static const struct model_cluster *top_in(const struct model_cluster *c,
     return c;
 }
 
-/* The clusters directly in 'from' (of fb) whose names 'to' (of b) holds: those it gives itself,
- * in an array of 'a' ended by NULL; found before any copy is made, which would hold them too. */
-static const struct model_cluster **own_tops(struct arena *a, const struct model_block *b,
-                                             const struct model_cluster *to,
-                                             const struct model_block *fb,
-                                             const struct model_cluster *from)
-{
-    const struct model_cluster **tops = arena_alloc(a, (fb->nclusters + 1) * sizeof(*tops));
-    size_t n = 0;
-    for (size_t i = 0; i < fb->nclusters; i++)
-        if (fb->clusters[i]->parent == from && holds_name(b, to, fb->clusters[i]->name))
-            tops[n++] = fb->clusters[i];
-    tops[n] = NULL;
-    return tops;
-}
-
-static bool among(const struct model_cluster *const *list, const struct model_cluster *c)
-{
-    for (; *list; list++)
-        if (*list == c)
-            return true;
-    return false;
-}
-
 void model_copy_cluster_regs(struct arena *a, struct model_block *b, struct model_cluster *to,
                              const struct model_block *fb, const struct model_cluster *from)
 {
     struct cluster_copies cc = {from, to, NULL, NULL, 0};
     size_t nclusters = fb->nclusters, nregs = fb->nregs; /* the copies are not copied again */
-    const struct model_cluster **own = own_tops(a, b, to, fb, from);
+    struct regc_map own = REGC_MAP_INIT; /* what 'to' gives itself, before any copy is made */
+    names_in(&own, b, to);
     size_t inside = 0;
     for (size_t i = 0; i < nclusters; i++)
         inside += fb->clusters[i] != from && cluster_within(fb->clusters[i], from);
@@ -493,7 +480,8 @@ void model_copy_cluster_regs(struct arena *a, struct model_block *b, struct mode
     size_t cap = arena_push_cap(b->nclusters);
     for (size_t i = 0; i < nclusters; i++) { /* parents first, as fb's */
         const struct model_cluster *k = fb->clusters[i];
-        if (k == from || !cluster_within(k, from) || among(own, top_in(k, from)))
+        if (k == from || !cluster_within(k, from) ||
+            regc_map_find_str(&own, top_in(k, from)->name))
             continue;
         cc.bases[cc.n] = k;
         cc.copies[cc.n] = copy_cluster(a, &cc, k);
@@ -504,11 +492,12 @@ void model_copy_cluster_regs(struct arena *a, struct model_block *b, struct mode
         const struct model_reg *r = fb->regs[i];
         const struct model_cluster *in = model_reg_ext(r)->cluster;
         if (!model_cluster_holds(from, r) ||
-            (in == from ? holds_name(b, to, model_reg_name_in_cluster(r))
-                        : among(own, top_in(in, from))))
+            regc_map_find_str(&own, in == from ? model_reg_name_in_cluster(r)
+                                               : top_in(in, from)->name))
             continue;
         arena_push(a, (void ***)&b->regs, &b->nregs, &cap, copy_reg(a, &cc, r, b, fb));
     }
+    regc_map_release(&own);
 }
 
 /* ---------------------------------------------------------------- own content against a copy */
@@ -585,31 +574,31 @@ static bool same_content(const struct model_block *b, const struct model_cluster
                          const struct model_block *fb, const struct model_cluster *k,
                          unsigned depth)
 {
-    size_t nc = 0, nk = 0;
-    for (size_t i = 0; i < b->nregs; i++)
-        nc += model_reg_ext(b->regs[i])->cluster == c;
-    for (size_t i = 0; i < b->nclusters; i++)
-        nc += b->clusters[i]->parent == c;
-    for (size_t i = 0; i < fb->nregs; i++) {
-        const struct model_reg *q = fb->regs[i];
+    struct regc_map regs = REGC_MAP_INIT, clusters = REGC_MAP_INIT;
+    kids_by_name(&regs, &clusters, b, c);
+    size_t nk = 0;
+    bool same = true;
+    for (size_t i = 0; i < fb->nregs && same; i++) {
+        const struct model_reg *q = fb->regs[i], *r;
         if (model_reg_ext(q)->cluster != k)
             continue;
-        const struct model_reg *r = reg_named(b, c, model_reg_name_in_cluster(q));
-        if (!r || !same_reg(r, r->address - c->address, q, q->address - k->address))
-            return false;
+        r = named(&regs, model_reg_name_in_cluster(q));
+        same = r && same_reg(r, r->address - c->address, q, q->address - k->address);
         nk++;
     }
-    for (size_t i = 0; i < fb->nclusters; i++) {
-        const struct model_cluster *q = fb->clusters[i];
+    for (size_t i = 0; i < fb->nclusters && same; i++) {
+        const struct model_cluster *q = fb->clusters[i], *r;
         if (q->parent != k)
             continue;
-        const struct model_cluster *r = cluster_named(b, c, q->name);
-        if (!r ||
-            !same_cluster(b, r, r->address - c->address, fb, q, q->address - k->address, depth + 1))
-            return false;
+        r = named(&clusters, q->name);
+        same = r && same_cluster(b, r, r->address - c->address, fb, q, q->address - k->address,
+                                 depth + 1);
         nk++;
     }
-    return nc == nk;
+    same = same && regs.n + clusters.n == nk;
+    regc_map_release(&regs);
+    regc_map_release(&clusters);
+    return same;
 }
 
 /* Would a copy of cluster 'k' (at 'koff' in its parent) be 'c' (at 'coff' in its), all inside? */
@@ -625,23 +614,27 @@ const char *model_cluster_differs(struct arena *a, const struct model_block *b,
                                   const struct model_cluster *c, const struct model_block *fb,
                                   const struct model_cluster *from)
 {
-    for (size_t i = 0; i < b->nregs; i++) {
+    struct regc_map regs = REGC_MAP_INIT, clusters = REGC_MAP_INIT;
+    kids_by_name(&regs, &clusters, fb, from);
+    const char *what = NULL;
+    for (size_t i = 0; i < b->nregs && !what; i++) {
         const struct model_reg *r = b->regs[i];
         if (model_reg_ext(r)->cluster != c || model_reg_ext(r)->taken)
             continue;
         const char *name = model_reg_name_in_cluster(r);
-        const struct model_reg *q = reg_named(fb, from, name);
+        const struct model_reg *q = named(&regs, name);
         if (!q || !same_reg(r, r->address - c->address, q, q->address - from->address))
-            return arena_printf(a, "register '%s'", name);
+            what = arena_printf(a, "register '%s'", name);
     }
-    for (size_t i = 0; i < b->nclusters; i++) {
+    for (size_t i = 0; i < b->nclusters && !what; i++) {
         const struct model_cluster *k = b->clusters[i];
         if (k->parent != c || k->taken)
             continue;
-        const struct model_cluster *q = cluster_named(fb, from, k->name);
-        if (!q ||
-            !same_cluster(b, k, k->address - c->address, fb, q, q->address - from->address, 0))
-            return arena_printf(a, "cluster '%s'", k->name);
+        const struct model_cluster *q = named(&clusters, k->name);
+        if (!q || !same_cluster(b, k, k->address - c->address, fb, q, q->address - from->address, 0))
+            what = arena_printf(a, "cluster '%s'", k->name);
     }
-    return NULL;
+    regc_map_release(&regs);
+    regc_map_release(&clusters);
+    return what;
 }
