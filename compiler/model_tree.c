@@ -113,8 +113,15 @@ static struct derive_ref instance_kid(const struct derive_tree *t, struct derive
 {
     for (; at->level <= DERIVE_MAX_CHAIN; at->level++, at->i = at->k = 0) {
         struct derive_ref in = instance_base(t, n, at->level);
-        if (in.kind == DERIVE_NONE)
+        enum { NEW, SAME_BLOCK, SAME_INSTANCE } seen = NEW;
+        for (size_t l = 0; l < at->level && seen != SAME_INSTANCE; l++) {
+            struct derive_ref above = instance_base(t, n, l);
+            seen = above.obj == in.obj ? SAME_INSTANCE : above.ctx == in.ctx ? SAME_BLOCK : seen;
+        }
+        if (in.kind == DERIVE_NONE || seen == SAME_INSTANCE) /* the end, or a loop (svd-derived) */
             break;
+        if (seen == SAME_BLOCK) /* named above, every one */
+            continue;
         for (struct derive_ref k = scope_kid(in.ctx, NULL, at); k.kind != DERIVE_NONE;
              k = scope_kid(in.ctx, NULL, at))
             if (!named_above(t, n, at->level, k))

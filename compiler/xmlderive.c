@@ -8,12 +8,15 @@
  * to content the element does not write itself (model_copy.h): a register without a <field>
  * or <gap> takes its base register's fields (a <gap> says what its bits are: -t regspec writes
  * a register without fields so), a field without values or sets its base field's, an
- * <enum-set> that holds no value its base set's values, a cluster that holds no register or
- * cluster copies of its base cluster's; each base first gets what its own derivation, and its
- * fields', sets' and registers', give it, whatever the order they are written in. An element
- * with content of its own keeps it whole, as -t regspec writes it; an instance takes nothing
- * (its registers are its block's). The attributes a derived register, field or cluster leaves
- * out are its base's, those an SVD reader takes (model_copy.h). A cluster marked
+ * <enum-set> that holds no value its base set's values, a cluster copies of its base cluster's
+ * registers and clusters but those it gives itself by name (an SVD reader merges a derived
+ * cluster's by name); each base first gets what its own derivation, and its fields', sets' and
+ * registers', give it, whatever the order they are written in. A register or field with content
+ * of its own keeps it whole, as -t regspec writes it; an instance takes nothing (its registers
+ * are its block's), though a path through it leads through its base's (model_tree.c). The
+ * attributes a derived register, field or cluster leaves out are its base's, those an SVD reader
+ * takes (model_copy.h); a cluster derived from a register gives the registers in it the
+ * register's protection and reset-mask. A cluster marked
  * own-type="false" (svdconv's unmodified copy), or derived without content or header-struct=,
  * takes its base's CMSIS type here. A base's name may lead through such copies, as an SVD file's
  * may: what is missing is looked up again once the derivations that reach only found bases are
