@@ -22,12 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A partial loaded for the check, by name. */
-struct loaded {
-    char *name;             /* owned */
-    struct mus_template *t; /* owned; NULL when missing or broken */
-};
-
 /* A partial checked with a stack: not checked again with the same one (recursion). */
 struct visit {
     const struct mus_template *t;
@@ -44,8 +38,7 @@ struct check {
     const struct mus_options *opt;
     struct view_value *stack;
     size_t n, cap;
-    struct loaded *loaded;
-    size_t nloaded, loaded_cap;
+    struct mus_partials *partials; /* opt->partials, or the check's own */
     struct visit *visits;
     size_t nvisits, visits_cap;
     struct frame *frames;
@@ -206,24 +199,6 @@ static void check_section(struct check *c, const struct mus_template *t, size_t 
     c->n--;
 }
 
-/* Partial 'name' compiled for the check, loaded on first use; NULL if missing or broken. */
-static const struct mus_template *load(struct check *c, const char *name)
-{
-    for (size_t i = 0; i < c->nloaded; i++)
-        if (strcmp(c->loaded[i].name, name) == 0)
-            return c->loaded[i].t;
-    struct mus_source src = {0};
-    int rc = c->opt->load ? c->opt->load(c->opt->load_ctx, c->dg, name, &src) : 0;
-    struct mus_template *p = NULL;
-    if (rc > 0)
-        p = mus_compile(c->dg, src.display_name ? src.display_name : name, src.text, src.len);
-    if (rc < 0 || (rc > 0 && !p))
-        c->failed = true;
-    GROW(c->loaded, c->nloaded, c->loaded_cap);
-    c->loaded[c->nloaded++] = (struct loaded){xstrdup(name), p};
-    return p; /* missing: the render reports it (strict) or renders nothing */
-}
-
 static uint64_t stack_hash(const struct check *c)
 {
     uint64_t h = 1469598103934665603u;
@@ -252,8 +227,11 @@ static bool visit(struct check *c, const struct mus_template *p)
 static const struct mus_template *target(struct check *c, const struct mus_template *t,
                                          const struct node *n)
 {
-    if (!n->dynamic)
-        return load(c, n->name);
+    if (!n->dynamic) { /* missing: the render reports it (strict) or renders nothing */
+        const struct mus_partial *p = mus_partial_get(c->partials, c->dg, c->opt, n->name);
+        c->failed |= p->failed;
+        return p->t;
+    }
     struct view_value v; /* the name comes from a value: that value must exist */
     resolve(c, t, n, &v);
     note_used(c, NULL, 0); /* a template not known before rendering may read any name */
@@ -356,13 +334,11 @@ int mus_check(struct diag *dg, const struct mus_template *t, const struct view_t
     struct check c = {.dg = dg, .opt = opt ? opt : &defaults, .used = used, .used_ctx = used_ctx};
     c.max_depth = c.opt->max_depth ? c.opt->max_depth : MUS_DEFAULT_MAX_DEPTH;
     c.max_work = c.opt->max_work ? c.opt->max_work : MUS_DEFAULT_MAX_WORK;
+    struct mus_partials own = {0};
+    c.partials = c.opt->partials ? c.opt->partials : &own;
     push(&c, (struct view_value){VIEW_OBJ, false, VIEW_OBJ, root});
     check_range(&c, t, 0, t->n);
-    for (size_t i = 0; i < c.nloaded; i++) {
-        free(c.loaded[i].name);
-        mus_free(c.loaded[i].t);
-    }
-    free(c.loaded);
+    mus_partials_release(&own);
     free(c.visits);
     free(c.frames);
     free(c.active);

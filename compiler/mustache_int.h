@@ -70,6 +70,18 @@ struct mus_template {
     struct arena arena;
 };
 
+/* A partial as its first use found it (mus_partial_get): t NULL when missing or broken. */
+struct mus_partial {
+    char *name;             /* owned */
+    struct mus_template *t; /* owned */
+    bool missing;           /* the loader has no such partial */
+    bool failed;            /* reading or compiling it reported errors */
+};
+
+/* Partial 'name' from 'ps', loaded through opt->load and compiled on its first use. */
+const struct mus_partial *mus_partial_get(struct mus_partials *ps, struct diag *dg,
+                                          const struct mus_options *opt, const char *name);
+
 static inline bool is_blank(char c)
 {
     return c == ' ' || c == '\t';

@@ -565,3 +565,34 @@ const char *mus_name(const struct mus_template *t)
 {
     return t->name;
 }
+
+void mus_partials_release(struct mus_partials *ps)
+{
+    for (size_t i = 0; i < ps->by_name.n; i++) {
+        struct mus_partial *p = ps->by_name.entries[i].val;
+        free(p->name);
+        mus_free(p->t);
+        free(p);
+    }
+    regc_map_release(&ps->by_name);
+}
+
+const struct mus_partial *mus_partial_get(struct mus_partials *ps, struct diag *dg,
+                                          const struct mus_options *opt, const char *name)
+{
+    bool known;
+    struct regc_map_entry *me = xmap_put_str(&ps->by_name, name, &known);
+    if (known)
+        return me->val;
+    struct mus_partial *p = xcalloc(1, sizeof(*p));
+    p->name = xstrdup(name);
+    me->key = p->name; /* the same bytes, kept as long as the entry */
+    me->val = p;
+    struct mus_source src = {0};
+    int rc = opt->load ? opt->load(opt->load_ctx, dg, name, &src) : 0;
+    p->missing = rc == 0;
+    if (rc > 0)
+        p->t = mus_compile(dg, src.display_name ? src.display_name : p->name, src.text, src.len);
+    p->failed = rc < 0 || (rc > 0 && !p->t);
+    return p;
+}

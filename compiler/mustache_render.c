@@ -18,12 +18,6 @@
 #define MAX_NEST 4096         /* sections and partials nested while rendering */
 #define MAX_RENDER_ERRORS 100
 
-struct cache_entry {
-    char *name;             /* owned */
-    struct mus_template *t; /* owned; NULL when missing or broken */
-    bool missing;           /* the loader has no such partial */
-};
-
 /* A parent tag whose blocks override the blocks of the templates it calls. */
 struct frame {
     const struct mus_template *t;
@@ -72,7 +66,7 @@ struct render {
     const struct mus_template **chain; /* templates being rendered, the main one first */
     size_t depth, chain_cap;
     unsigned nest, max_depth;
-    struct regc_map cache; /* partials by name: struct cache_entry */
+    struct mus_partials *partials; /* opt->partials, or the render's own */
     const struct node **reported; /* tags already reported once */
     size_t nreported, reported_cap;
     struct memo_table *memos; /* one per template rendered */
@@ -472,36 +466,15 @@ static void render_section(struct render *r, const struct mus_template *t, size_
 
 /* ---- partials */
 
-/* The compiled partial 'name', loading it on first use; NULL if missing or broken. */
+/* The compiled partial 'name'; NULL if missing or broken. */
 static const struct mus_template *partial_get(struct render *r, const struct mus_template *t,
                                               const struct node *n, const char *name)
 {
-    bool known;
-    struct regc_map_entry *me = xmap_put_str(&r->cache, name, &known);
-    struct cache_entry *e = me->val;
-    if (known)
-        goto found;
-    e = xcalloc(1, sizeof(*e));
-    e->name = xstrdup(name);
-    me->key = e->name; /* the same bytes, kept as long as the entry */
-    me->val = e;
-    struct mus_source src = {0};
-    int rc = r->opt->load ? r->opt->load(r->opt->load_ctx, r->dg, name, &src) : 0;
-    e->missing = rc == 0;
-    if (rc > 0) {
-        e->t = mus_compile(r->dg, src.display_name ? src.display_name : e->name, src.text, src.len);
-        if (!e->t)
-            r->failed = true;
-        return e->t;
-    }
-    if (rc < 0) {
-        r->failed = true;
-        return NULL;
-    }
-found:
-    if (e->missing && r->opt->strict && first_report(r, n))
+    const struct mus_partial *p = mus_partial_get(r->partials, r->dg, r->opt, name);
+    r->failed |= p->failed;
+    if (p->missing && r->opt->strict && first_report(r, n))
         diag_report(r->dg, DIAG_TEMPLATE_PARTIAL, node_pos(t, n), "partial '%s' not found", name);
-    return e->t;
+    return p->t;
 }
 
 static void report_depth(struct render *r, const struct mus_template *t, const struct node *n,
@@ -913,7 +886,9 @@ int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *d
                const struct mus_options *opt, struct buf *out)
 {
     static const struct mus_options defaults = {0};
+    struct mus_partials own = {0};
     struct render r = {.dg = dg, .opt = opt ? opt : &defaults, .out = out};
+    r.partials = r.opt->partials ? r.opt->partials : &own;
     buf_init(&r.indent);
     r.max_depth = r.opt->max_depth ? r.opt->max_depth : MUS_DEFAULT_MAX_DEPTH;
     r.max_output = r.opt->max_output ? r.opt->max_output : MUS_DEFAULT_MAX_OUTPUT;
@@ -925,13 +900,7 @@ int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *d
     push(&r, data);
     render_range(&r, t, 0, t->n);
     buf_terminate(out);
-    for (size_t i = 0; i < r.cache.n; i++) {
-        struct cache_entry *e = r.cache.entries[i].val;
-        free(e->name);
-        mus_free(e->t);
-        free(e);
-    }
-    regc_map_release(&r.cache);
+    mus_partials_release(&own);
     free(r.ctx);
     free(r.frames);
     free(r.active);
