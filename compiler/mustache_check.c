@@ -28,11 +28,6 @@ struct visit {
     uint64_t stack; /* hash of the stack's types */
 };
 
-struct frame {
-    const struct mus_template *t;
-    const struct node *parent;
-};
-
 struct check {
     struct diag *dg;
     const struct mus_options *opt;
@@ -41,7 +36,7 @@ struct check {
     struct mus_partials *partials; /* opt->partials, or the check's own */
     struct visit *visits;
     size_t nvisits, visits_cap;
-    struct frame *frames;
+    struct mus_frame *frames;
     size_t nframes, frames_cap;
     const struct node **active; /* overrides being checked */
     size_t nactive, active_cap;
@@ -246,7 +241,7 @@ static void check_partial(struct check *c, const struct mus_template *t, size_t 
         return;
     if (n->kind == N_PARENT) { /* its blocks are checked where the parent places them */
         GROW(c->frames, c->nframes, c->frames_cap);
-        c->frames[c->nframes++] = (struct frame){t, n};
+        c->frames[c->nframes++] = (struct mus_frame){t, n};
     } else if (!visit(c, p)) {
         return;
     }
@@ -257,31 +252,12 @@ static void check_partial(struct check *c, const struct mus_template *t, size_t 
         c->nframes--;
 }
 
-/* The outermost override of block 'name' not being checked already, or NULL. */
-static const struct node *find_override(struct check *c, const char *name,
-                                        const struct mus_template **ot)
-{
-    for (size_t f = 0; f < c->nframes; f++) {
-        const struct node *p = c->frames[f].parent;
-        for (uint32_t k = 0; k < p->nblocks; k++) {
-            const struct node *o = &c->frames[f].t->nodes[p->blocks[k].node];
-            bool active = false;
-            for (size_t a = 0; a < c->nactive; a++)
-                active |= c->active[a] == o;
-            if (strcmp(p->blocks[k].name, name) == 0 && !active) {
-                *ot = c->frames[f].t;
-                return o;
-            }
-        }
-    }
-    return NULL;
-}
-
 static void check_block(struct check *c, const struct mus_template *t, size_t i)
 {
     const struct node *b = &t->nodes[i];
     const struct mus_template *ot = NULL;
-    const struct node *o = find_override(c, b->name, &ot);
+    const struct node *o =
+        mus_find_override(c->frames, c->nframes, c->active, c->nactive, b->name, &ot, NULL);
     if (!o || c->depth >= c->max_depth) {
         check_range(c, t, i + 1, b->end);
         return;

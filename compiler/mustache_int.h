@@ -70,6 +70,22 @@ struct mus_template {
     struct arena arena;
 };
 
+/* A parent tag whose blocks override the blocks of the templates it calls. */
+struct mus_frame {
+    const struct mus_template *t;
+    const struct node *parent;
+};
+
+/*
+ * The outermost override of block 'name' in 'frames' (outermost first) that is none of the
+ * 'nactive' overrides being rendered or checked, 'active' (never reused inside themselves), and
+ * its template in *ot; NULL if none. '*work' (NULL: none) grows by the comparisons made.
+ */
+const struct node *mus_find_override(const struct mus_frame *frames, size_t nframes,
+                                     const struct node *const *active, size_t nactive,
+                                     const char *name, const struct mus_template **ot,
+                                     uint64_t *work);
+
 /* A partial as its first use found it (mus_partial_get): t NULL when missing or broken. */
 struct mus_partial {
     char *name;             /* owned */

@@ -566,6 +566,38 @@ const char *mus_name(const struct mus_template *t)
     return t->name;
 }
 
+const struct node *mus_find_override(const struct mus_frame *frames, size_t nframes,
+                                     const struct node *const *active, size_t nactive,
+                                     const char *name, const struct mus_template **ot,
+                                     uint64_t *work)
+{
+    for (size_t f = 0; f < nframes; f++) {
+        const struct mus_template *t = frames[f].t;
+        const struct node *p = frames[f].parent;
+        size_t lo = 0, hi = p->nblocks;
+        while (lo < hi) { /* the first ref whose name is not below 'name' (sorted: parent_close) */
+            size_t mid = lo + (hi - lo) / 2;
+            if (strcmp(p->blocks[mid].name, name) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < p->nblocks && strcmp(p->blocks[lo].name, name) == 0; lo++) {
+            const struct node *o = &t->nodes[p->blocks[lo].node];
+            size_t i = 0;
+            while (i < nactive && active[i] != o)
+                i++;
+            if (work)
+                *work += nactive + 1;
+            if (i == nactive) {
+                *ot = t;
+                return o;
+            }
+        }
+    }
+    return NULL;
+}
+
 void mus_partials_release(struct mus_partials *ps)
 {
     for (size_t i = 0; i < ps->by_name.n; i++) {

@@ -18,12 +18,6 @@
 #define MAX_NEST 4096         /* sections and partials nested while rendering */
 #define MAX_RENDER_ERRORS 100
 
-/* A parent tag whose blocks override the blocks of the templates it calls. */
-struct frame {
-    const struct mus_template *t;
-    const struct node *parent;
-};
-
 /*
  * Where a part of a name was found last time, for the next lookup of the
  * same tag: the objects a section walks are built alike, so a field's
@@ -59,7 +53,7 @@ struct render {
     struct buf indent; /* indentation strings; the one in force starts at ind_from */
     size_t ind_from, strip, strip_left;
     bool pending;         /* at a line start of template text */
-    struct frame *frames; /* overrides in force, outermost first */
+    struct mus_frame *frames; /* overrides in force, outermost first */
     size_t nframes, frame_cap;
     const struct node **active; /* overrides being rendered (never reused inside themselves) */
     size_t nactive, active_cap;
@@ -646,7 +640,7 @@ static void render_parent(struct render *r, const struct mus_template *t, size_t
     if (!p || !depth_enter(r, t, n, name, p))
         return;
     GROW(r->frames, r->nframes, r->frame_cap);
-    r->frames[r->nframes++] = (struct frame){t, n};
+    r->frames[r->nframes++] = (struct mus_frame){t, n};
     struct indent_state s = indent_save(r);
     indent_enter(r, n);
     render_range(r, p, 0, p->n);
@@ -655,46 +649,12 @@ static void render_parent(struct render *r, const struct mus_template *t, size_t
     depth_leave(r);
 }
 
-static bool override_active(struct render *r, const struct node *o)
-{
-    r->work += r->nactive + 1;
-    for (size_t i = 0; i < r->nactive; i++)
-        if (r->active[i] == o)
-            return true;
-    return false;
-}
-
-/* The outermost override of block 'name' in force, or NULL. */
-static const struct node *find_override(struct render *r, const char *name,
-                                        const struct mus_template **ot)
-{
-    for (size_t f = 0; f < r->nframes; f++) {
-        const struct mus_template *t = r->frames[f].t;
-        const struct node *p = r->frames[f].parent;
-        size_t lo = 0, hi = p->nblocks;
-        while (lo < hi) { /* the first ref whose name is not below 'name' */
-            size_t mid = lo + (hi - lo) / 2;
-            if (strcmp(p->blocks[mid].name, name) < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        for (; lo < p->nblocks && strcmp(p->blocks[lo].name, name) == 0; lo++) {
-            const struct node *c = &t->nodes[p->blocks[lo].node];
-            if (!override_active(r, c)) {
-                *ot = t;
-                return c;
-            }
-        }
-    }
-    return NULL;
-}
-
 static void render_block(struct render *r, const struct mus_template *t, size_t i)
 {
     const struct node *b = &t->nodes[i];
     const struct mus_template *ot = NULL;
-    const struct node *o = find_override(r, b->name, &ot);
+    const struct node *o =
+        mus_find_override(r->frames, r->nframes, r->active, r->nactive, b->name, &ot, &r->work);
     if (!o) {
         render_range(r, t, i + 1, b->end);
         return;
