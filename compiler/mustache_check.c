@@ -55,8 +55,6 @@ static void note_used(const struct check *c, const char *name, size_t len)
         c->used(c->used_ctx, name, len);
 }
 
-#define GROW(arr, n, cap) ((arr) = xgrow((arr), &(cap), (n) + 1, sizeof(*(arr))))
-
 static void check_range(struct check *c, const struct mus_template *t, size_t from, size_t to);
 
 /* True the first time tag 'n' is reported (a partial checked twice reports once). */
@@ -69,11 +67,6 @@ static bool first_report(struct check *c, const struct node *n)
     GROW(c->reported, c->nreported, c->reported_cap);
     c->reported[c->nreported++] = n;
     return true;
-}
-
-static struct srcpos pos_of(const struct mus_template *t, const struct node *n)
-{
-    return (struct srcpos){t->file, n->line, n->col};
 }
 
 static void push(struct check *c, struct view_value v)
@@ -116,7 +109,7 @@ static bool resolve(struct check *c, const struct mus_template *t, const struct 
         if (!first_report(c, n))
             return false;
         char *where = scope(c);
-        diag_report(c->dg, DIAG_TEMPLATE_NAME, pos_of(t, n),
+        diag_report(c->dg, DIAG_TEMPLATE_NAME, node_pos(t, n),
                     "unknown name '%s': no name '%s' in %s (docs/templates.md lists them)",
                     n->name, n->parts[0].s, where);
         free(where);
@@ -129,7 +122,7 @@ static bool resolve(struct check *c, const struct mus_template *t, const struct 
         if (r < 0) {
             if (first_report(c, n)) {
                 char *what = describe(&prev);
-                diag_report(c->dg, DIAG_TEMPLATE_NAME, pos_of(t, n),
+                diag_report(c->dg, DIAG_TEMPLATE_NAME, node_pos(t, n),
                             "unknown name '%s': %s has no name '%s'", n->name, what, p->s);
                 free(what);
             }
@@ -150,11 +143,11 @@ static void check_var(struct check *c, const struct mus_template *t, const struc
         return;
     char *what = describe(&v);
     if (v.kind == VIEW_LIST)
-        diag_report(c->dg, DIAG_TEMPLATE_TYPE, pos_of(t, n),
+        diag_report(c->dg, DIAG_TEMPLATE_TYPE, node_pos(t, n),
                     "'%s' is a %s, which prints nothing: iterate it with {{#%s}}...{{/%s}}",
                     n->name, what, n->name, n->name);
     else
-        diag_report(c->dg, DIAG_TEMPLATE_TYPE, pos_of(t, n),
+        diag_report(c->dg, DIAG_TEMPLATE_TYPE, node_pos(t, n),
                     "'%s' is an object (%s), which prints nothing: open it with "
                     "{{#%s}}...{{/%s}} or name one of its members",
                     n->name, what, n->name, n->name);
@@ -172,7 +165,7 @@ static void check_section(struct check *c, const struct mus_template *t, size_t 
     if ((v.kind == VIEW_STR || v.kind == VIEW_INT || v.kind == VIEW_NUM) && !v.nullable) {
         if (first_report(c, n)) {
             char *what = describe(&v);
-            diag_report(c->dg, DIAG_TEMPLATE_TYPE, pos_of(t, n),
+            diag_report(c->dg, DIAG_TEMPLATE_TYPE, node_pos(t, n),
                         "section over '%s', a %s that is always set: it would render its "
                         "body once, always; a section takes a list, an object, a boolean or "
                         "a value that may be null",
@@ -276,7 +269,7 @@ static void check_range(struct check *c, const struct mus_template *t, size_t fr
         const struct node *n = &t->nodes[i];
         if (++c->work > c->max_work) { /* parents that call themselves through their blocks */
             c->abort = c->failed = true;
-            diag_report(c->dg, DIAG_TEMPLATE_LIMIT, pos_of(t, n),
+            diag_report(c->dg, DIAG_TEMPLATE_LIMIT, node_pos(t, n),
                         "checking over the limit of %llu steps; -ftemplate-work-limit=N raises it",
                         (unsigned long long)c->max_work);
             return;

@@ -98,6 +98,14 @@ struct mus_partial {
 const struct mus_partial *mus_partial_get(struct mus_partials *ps, struct diag *dg,
                                           const struct mus_options *opt, const char *name);
 
+/* Room for one more item in 'arr' (n items, room for cap). */
+#define GROW(arr, n, cap) ((arr) = xgrow((arr), &(cap), (n) + 1, sizeof(*(arr))))
+
+static inline struct srcpos node_pos(const struct mus_template *t, const struct node *n)
+{
+    return (struct srcpos){t->file, n->line, n->col};
+}
+
 static inline bool is_blank(char c)
 {
     return c == ' ' || c == '\t';

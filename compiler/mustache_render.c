@@ -88,15 +88,7 @@ struct render {
     bool over;
 };
 
-/* Room for one more item in 'arr' (n items, room for cap). */
-#define GROW(arr, n, cap) ((arr) = xgrow((arr), &(cap), (n) + 1, sizeof(*(arr))))
-
 static void render_range(struct render *r, const struct mus_template *t, size_t from, size_t to);
-
-static struct srcpos node_pos(const struct mus_template *t, const struct node *n)
-{
-    return (struct srcpos){t->file, n->line, n->col};
-}
 
 /* Reports an error at tag 'n' the first time only (a tag in a loop fails every time). */
 static bool first_report(struct render *r, const struct node *n)
