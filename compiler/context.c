@@ -18,6 +18,7 @@
 #include "expr.h"
 #include "model_mmio.h"
 #include "names.h"
+#include "svd_words.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -589,7 +590,6 @@ static struct dt *svd_reg_json(struct ctx *c, const struct model_reg *r)
  */
 static struct dt *enum_sets_json(struct ctx *c, const struct model_field *f)
 {
-    static const char *const usages[] = {"read-write", "read", "write"};
     struct model_enum_sets fs;
     model_field_sets(f, &fs);
     struct dt *list = dt_list(c->a);
@@ -603,7 +603,7 @@ static struct dt *enum_sets_json(struct ctx *c, const struct model_field *f)
         SET_STR(c, o, "name", s->name);
         SET_STR(c, o, "header_enum_name", s->header_enum);
         SET_STR(c, o, "derived_from", s->derived_from);
-        SET(c, o, "usage", dt_str_ref(c->a, usages[s->usage]));
+        SET(c, o, "usage", dt_str_ref(c->a, svd_usage_word(s->usage)));
         SET(c, o, "values", names);
         SET_STR(c, o, "default", dflt ? dflt->name : NULL);
         dt_push(c->a, list, o);
@@ -614,15 +614,12 @@ static struct dt *enum_sets_json(struct ctx *c, const struct model_field *f)
 static struct dt *svd_field_json(struct ctx *c, const struct model_field *f)
 {
     const struct model_field_ext *x = model_field_ext(f);
-    static const char *const writes[] = {"stores",       "oneToClear",  "oneToSet",
-                                         "oneToToggle",  "zeroToClear", "zeroToSet",
-                                         "zeroToToggle", "clear",       "set"};
-    static const char *const reads[] = {NULL, "clear", "set", "modify", "modifyExternal"};
     struct dt *o = dt_obj(c->a);
     /* the regspec attribute of the same semantics (RW, RW0C...): what regctl --spec reads */
     SET(c, o, "class", dt_str_ref(c->a, regc_access_text(f->access)));
-    SET(c, o, "write_effect", dt_str_ref(c->a, writes[x->write_effect]));
-    SET(c, o, "read_action", dt_str_ref(c->a, reads[x->read_effect]));
+    const char *write = svd_write_word(x->write_effect); /* NULL: stores (SVD's "modify") */
+    SET(c, o, "write_effect", dt_str_ref(c->a, write ? write : "stores"));
+    SET(c, o, "read_action", dt_str_ref(c->a, svd_read_word(x->read_effect)));
     SET(c, o, "write_once", dt_bool(x->write_once));
     SET_STR(c, o, "enum_name", x->enum_name);
     /* the first set's that has one; each set's own: enum_sets[].default */
@@ -636,9 +633,8 @@ static struct dt *svd_field_json(struct ctx *c, const struct model_field *f)
 
 static struct dt *svd_value_json(struct ctx *c, const struct model_value *v)
 {
-    static const char *const usages[] = {"read-write", "read", "write"};
     struct dt *o = dt_obj(c->a);
-    SET(c, o, "usage", dt_str_ref(c->a, usages[model_value_ext(v)->usage]));
+    SET(c, o, "usage", dt_str_ref(c->a, svd_usage_word(model_value_ext(v)->usage)));
     SET(c, o, "dont_care", hex(c, model_value_ext(v)->dont_care));
     return o;
 }

@@ -157,7 +157,8 @@ static void value_el(struct arena *a, struct el *p, const struct model_value *v,
     if (!dflt)
         attr_hex(a, &e, "value", v->value);
     attr_true(a, &e, "undefined", v->undefined);
-    attr(a, &e, "usage", model_value_ext(v)->usage == USAGE_READ ? "read" : model_value_ext(v)->usage == USAGE_WRITE ? "write" : NULL);
+    enum model_usage usage = model_value_ext(v)->usage;
+    attr(a, &e, "usage", usage == USAGE_ANY ? NULL : svd_usage_word(usage));
     if (model_value_ext(v)->dont_care)
         attr_hex(a, &e, "dont-care", model_value_ext(v)->dont_care);
     attr_true(a, &e, "default", dflt);
@@ -178,7 +179,7 @@ static void enum_sets(struct arena *a, struct el *p, const struct derive_tree *t
         struct el e = el_new(a, "enum-set");
         attr(a, &e, "name", s->name);
         attr(a, &e, "header-enum-name", s->header_enum);
-        attr(a, &e, "usage", s->usage == USAGE_READ ? "read" : s->usage == USAGE_WRITE ? "write" : NULL);
+        attr(a, &e, "usage", s->usage == USAGE_ANY ? NULL : svd_usage_word(s->usage));
         derived_attr(a, &e, t, model_tree_set_ref(f, s));
         el_add(a, p, &e);
     }

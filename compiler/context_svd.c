@@ -140,11 +140,6 @@ static struct dt *value_obj(struct arena *a, const struct model_field *f,
     return o;
 }
 
-static const char *usage_word(enum model_usage u)
-{
-    return u == USAGE_READ ? "read" : u == USAGE_WRITE ? "write" : "read-write";
-}
-
 /* The first value of f's set of usage 'u' from f->values[*i] on (model_value_in_set), or NULL;
  * *i past it. */
 static const struct model_value *next_in_set(const struct model_field *f,
@@ -238,7 +233,7 @@ static struct dt *enum_sets(struct arena *a, const struct model_field *f)
         SET(a, set, "name", str_or_null(a, own_name ? s->name : NULL));
         SET(a, set, "header_enum_name", str_or_null(a, s->header_enum));
         SET(a, set, "usage",
-            !base || s->usage != base->usage ? dt_str_ref(a, usage_word(s->usage)) : dt_null());
+            !base || s->usage != base->usage ? dt_str_ref(a, svd_usage_word(s->usage)) : dt_null());
         SET(a, set, "values", vals);
         dt_push(a, sets, set);
     }
