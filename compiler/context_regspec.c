@@ -315,13 +315,12 @@ static void register_el(struct arena *a, struct el *p, const struct derive_tree 
                         const struct model_block *b, const struct model_reg *r,
                         const struct model_reg *prev, const char *gaps)
 {
-    static const char *const spaces[] = {"msr", "pci", "mmio"};
     struct el e = el_new(a, "register");
     const char *name = reg_name(a, r);
     attr(a, &e, "name", name);
     if (r->written_name && strcmp(r->written_name, name) != 0)
         attr(a, &e, "svd-name", r->written_name);
-    attr(a, &e, "space", spaces[r->space]);
+    attr(a, &e, "space", model_space_word(r->space));
     reg_address(a, &e, r);
     attr_uint(a, &e, "width", r->width);
     attr_uint(a, &e, "size", r->size);
@@ -439,12 +438,10 @@ static void rdpmc_el(struct arena *a, struct el *p, const struct model_rdpmc *r)
 /* direction-field= and its values, in the order of enum model_direction */
 static void direction_attrs(struct arena *a, struct el *e, const struct model_counters *c)
 {
-    static const char *const names[DIRECTION_COUNT] = {"direction-up", "direction-down",
-                                                       "direction-up-down"};
     role_attr(a, e, "direction-field", &c->direction_field);
     for (int d = 0; d < DIRECTION_COUNT; d++)
         if (c->directions[d].given)
-            attr_hex(a, e, names[d], c->directions[d].value);
+            attr_hex(a, e, model_direction_attr[d], c->directions[d].value);
 }
 
 static void counters_el(struct arena *a, struct el *p, const struct model_counters *c)

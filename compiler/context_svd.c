@@ -34,11 +34,6 @@ static struct dt *flag(struct arena *a, bool b)
     return dt_str_ref(a, b ? "true" : "false");
 }
 
-static const char *space_word(enum model_space sp)
-{
-    return sp == SPACE_MSR ? "msr" : sp == SPACE_PCI ? "pci" : "mmio";
-}
-
 /* The first register of 's' that is not memory-mapped, or NULL. */
 static const struct model_reg *first_unmapped(const struct model_spec *s)
 {
@@ -1370,7 +1365,7 @@ int context_svd_check(struct diag *dg, const struct model_spec *s)
         return diag_report(dg, DIAG_SVD_SPACE, r->pos,
                            "register '%s' of block '%s' is in the %s space: CMSIS-SVD describes "
                            "memory-mapped registers only (-t svd)",
-                           r->name, r->block->name, space_word(r->space));
+                           r->name, r->block->name, model_space_word(r->space));
     unsigned errors = dg->nerrors;
     report_dropped(dg, s);
     report_sets_whole(dg, s);
