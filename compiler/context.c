@@ -64,13 +64,6 @@ static struct dt *reg_stubs(struct ctx *c, const struct model_block *b);
 
 /* ------------------------------------------------------------ small values */
 
-static struct dt *str_or_null(struct ctx *c, const char *s)
-{
-    if (!s)
-        return dt_null();
-    return dt_str_ref(c->a, s);
-}
-
 /*
  * Writes "0x" and 'v' in lower-case hex, zero-filled to at least 'digits'
  * digits (1: no leading zeros; at most 16), and a NUL into 'p' (room for 19
@@ -201,7 +194,7 @@ static unsigned addr_bits(const struct model_reg *r)
 #define SET(c, o, lit, v) dt_add((c)->a, (o), DT_KEY(lit), (v))
 /* DT_KEY() for a static table's initializer */
 #define DT_KEY_INIT(lit) {.s = "" lit "", .len = sizeof(lit) - 1, .fixed = 1}
-#define SET_STR(c, o, lit, s) SET((c), (o), lit, str_or_null((c), (s)))
+#define SET_STR(c, o, lit, s) SET((c), (o), lit, dt_str_ref((c)->a, (s)))
 
 /*
  * "c_def": the names a template #defines for an object, by role, so that
@@ -576,7 +569,7 @@ static struct dt *svd_reg_json(struct ctx *c, const struct model_reg *r)
     if (x->index_names) {
         names = dt_list(c->a);
         for (unsigned i = 0; i < r->count; i++)
-            dt_push(c->a, names, str_or_null(c, x->index_names[i]));
+            dt_push(c->a, names, dt_str_ref(c->a, x->index_names[i]));
     }
     SET(c, o, "index_names", names);
     SET(c, o, "array_index", array_index_json(c, x->array_index));
@@ -1006,7 +999,7 @@ static void reg_cite(struct ctx *c, const struct model_spec *s, struct reg_names
     if (rn->cite_line)
         return;
     char *line = cite_line(c, s, &rn->r->cite);
-    rn->cite_line = str_or_null(c, line);
+    rn->cite_line = dt_str_ref(c->a, line);
     rn->cite_lines = wrap_lines(c, (struct folded){line, line ? strlen(line) : 0}, 76);
 }
 
@@ -1025,7 +1018,7 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
     rn->field_lower[i] = lower;
     struct dt *c_name = dt_str_refn(c->a, stem, ns);
     struct dt *o = dt_obj_n(c->a, 33); /* an SVD field's keys and "first", "last" */
-    struct dt *name = str_or_null(c, f->name), *access = str_or_null(c, f->access_text);
+    struct dt *name = dt_str_ref(c->a, f->name), *access = dt_str_ref(c->a, f->access_text);
     SET(c, o, "name", name);
     SET(c, o, "lsb", dt_int(c->a, f->lsb));
     SET(c, o, "msb", dt_int(c->a, f->msb));
@@ -1925,7 +1918,7 @@ static struct dt *event_tables_json(struct ctx *c, const struct model_spec *s,
 
 static struct dt *role(struct ctx *c, const struct model_role *r)
 {
-    return str_or_null(c, r->name);
+    return dt_str_ref(c->a, r->name);
 }
 
 static const char *clear_name(enum model_clear cl)
@@ -2086,7 +2079,7 @@ static struct dt *pmon_global_json(struct ctx *c, const struct model_spec *s,
         SET(c, ctl, "select", role(c, &gc->select));
         struct dt *cores = dt_list(c->a);
         for (size_t i = 0; i < gc->npmi_cores; i++)
-            dt_push(c->a, cores, str_or_null(c, gc->pmi_cores[i].name));
+            dt_push(c->a, cores, dt_str_ref(c->a, gc->pmi_cores[i].name));
         SET(c, ctl, "pmi_core_fields", cores);
         SET(c, ctl, "has_pmi_core_fields", dt_bool(gc->npmi_cores > 0));
         SET(c, ctl, "source", cite_json(c, s, &gc->cite));
