@@ -34,7 +34,7 @@ static struct el el_new(struct arena *a, const char *name)
 /* Closes 'e' and makes it p's next child. */
 static void el_add(struct arena *a, struct el *p, struct el *e)
 {
-    SET(a, e->o, "text", e->text ? dt_str(a, e->text) : dt_null());
+    SET(a, e->o, "text", dt_str(a, e->text));
     SET(a, e->o, "empty", dt_bool(!e->text && !e->nchildren));
     SET(a, e->o, "has_children", dt_bool(!e->text && e->nchildren));
     dt_push(a, p->children, e->o);
