@@ -1,6 +1,7 @@
 /*
- * mustache_int.h - what the parser (mustache_parse.c) and the renderer
- * (mustache_render.c) share: the compiled template (see mustache.h for the contract).
+ * mustache_int.h - what the parser (mustache_parse.c), the checker (mustache_check.c) and
+ * the renderer (mustache_render.c) share: the compiled template, the partials compiled once
+ * for both, the override lookup (see mustache.h for the contract).
  *
  * A compiled template is a flat array of nodes in document order; each node
  * records the index just past its last child (section, inverted section,

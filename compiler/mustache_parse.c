@@ -1,4 +1,5 @@
-/* mustache_parse.c - the template parser: mus_compile() (see mustache_int.h, mustache.h). */
+/* mustache_parse.c - the template parser: mus_compile() (see mustache_int.h, mustache.h); and
+ * what the checker and the renderer look up in compiled templates: partials, overrides. */
 #include "mustache_int.h"
 
 #include "util.h"
