@@ -78,11 +78,10 @@ static const char *element_text(struct check_ctx *c, const struct model_reg *r,
 static void check_address_collision(struct check_ctx *c, const struct addr_elem *old,
                                     const struct addr_elem *new)
 {
-    static const char *const spaces[] = {"msr", "pci", "mmio"};
     diag_report(c->dg, DIAG_ADDRESS_COLLISION, new->reg->pos,
                 "register '%s'%s has the same %s address " CHECK_X " as register '%s'%s",
                 new->reg->name, element_text(c, new->reg, new->inst, new->index),
-                spaces[new->reg->space], model_reg_address(new->reg, new->inst, new->index),
+                model_space_word(new->reg->space), model_reg_address(new->reg, new->inst, new->index),
                 old->reg->name, element_text(c, old->reg, old->inst, old->index));
     diag_note(c->dg, old->reg->pos, "register '%s' defined here", old->reg->name);
 }

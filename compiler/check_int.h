@@ -75,6 +75,12 @@ bool check_reg_fits(const struct model_reg *r, const struct model_instance *inst
  */
 const char *check_suggest_field(const struct model_reg *r, const char *name, bool reserved_too);
 
+/* The closest to 'name' of the names at 'name_offset' in the 'n' objects of the array of
+ * pointers 'objects' (util_suggest); NULL when none is close. */
+const char *check_suggest(const char *name, const void *objects, size_t n, size_t name_offset);
+#define CHECK_SUGGEST(name, list, n, type, member)                                                 \
+    check_suggest((name), (const void *)(list), (n), offsetof(type, member))
+
 /* Lookups that report DIAG_UNKNOWN_REF at 'pos' when the name is not found (with a suggestion). */
 const struct model_reg *check_ref_reg(struct check_ctx *c, const struct model_block *b,
                                       const char *name, struct srcpos pos);

@@ -77,22 +77,18 @@ static bool resolve(struct metric_ctx *mc, const struct metric_node *n, struct m
 {
     char hint[160];
     t->block = model_find_block(mc->c->s, n->block);
+    const struct model_spec *s = mc->c->s;
     if (!t->block) {
-        struct util_suggest sg;
-        util_suggest_init(&sg, n->block);
-        util_suggest_each(&sg, (const void *const *)mc->c->s->blocks, mc->c->s->nblocks,
-                          offsetof(struct model_block, name));
-        diag_hint(hint, sizeof(hint), util_suggest_best(&sg));
+        diag_hint(hint, sizeof(hint),
+                  CHECK_SUGGEST(n->block, s->blocks, s->nblocks, struct model_block, name));
         return unknown(mc, n, "block", n->block, NULL, hint);
     }
     if (n->instance) {
         t->instance = model_find_instance(t->block, n->instance);
         if (!t->instance) {
-            struct util_suggest sg;
-            util_suggest_init(&sg, n->instance);
-            util_suggest_each(&sg, (const void *const *)t->block->instances,
-                              t->block->ninstances, offsetof(struct model_instance, name));
-            diag_hint(hint, sizeof(hint), util_suggest_best(&sg));
+            diag_hint(hint, sizeof(hint),
+                      CHECK_SUGGEST(n->instance, t->block->instances, t->block->ninstances,
+                                    struct model_instance, name));
             return unknown(mc, n, "instance", n->instance, n->block, hint);
         }
     }

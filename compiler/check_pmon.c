@@ -76,9 +76,6 @@ static void check_pmon_pairing(struct check_ctx *c, const struct model_counters 
 
 /* ------------------------------------------------------------ direction */
 
-static const char *const direction_attr[DIRECTION_COUNT] = {"direction-up", "direction-down",
-                                                            "direction-up-down"};
-
 /* One direction's value: fits the field, is not an encoding the manual leaves undefined, and
  * differs from the directions before it. */
 static void check_direction_value(struct check_ctx *c, const struct model_counters *k, int d)
@@ -89,7 +86,7 @@ static void check_direction_value(struct check_ctx *c, const struct model_counte
     if (w < 64 && v >> w) {
         diag_report(c->dg, DIAG_PMON_ROLE, k->pos,
                     "%s value " CHECK_X " does not fit direction field '%s' (%u bits)",
-                    direction_attr[d], v, f->name, w);
+                    model_direction_attr[d], v, f->name, w);
         return;
     }
     for (size_t i = 0; i < f->nvalues; i++)
@@ -97,11 +94,11 @@ static void check_direction_value(struct check_ctx *c, const struct model_counte
             diag_report(c->dg, DIAG_PMON_ROLE, k->pos,
                         "%s value " CHECK_X " is '%s', an encoding of field '%s' the manual "
                         "leaves undefined",
-                        direction_attr[d], v, f->values[i]->name, f->name);
+                        model_direction_attr[d], v, f->values[i]->name, f->name);
     for (int e = 0; e < d; e++)
         if (k->directions[e].given && k->directions[e].value == v)
             diag_report(c->dg, DIAG_PMON_ROLE, k->pos, "%s and %s have the same value " CHECK_X,
-                        direction_attr[e], direction_attr[d], v);
+                        model_direction_attr[e], model_direction_attr[d], v);
 }
 
 /* direction-field: a control field (resolved with the other roles) and its directions. */

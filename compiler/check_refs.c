@@ -21,8 +21,7 @@ const char *check_suggest_field(const struct model_reg *r, const char *name, boo
     return util_suggest_best(&sg);
 }
 
-/* The closest of the names at 'name_offset' in 'n' objects to 'name' (util_suggest), or NULL. */
-static const char *suggest(const char *name, const void *objects, size_t n, size_t name_offset)
+const char *check_suggest(const char *name, const void *objects, size_t n, size_t name_offset)
 {
     struct util_suggest sg;
     util_suggest_init(&sg, name);
@@ -30,36 +29,37 @@ static const char *suggest(const char *name, const void *objects, size_t n, size
     return util_suggest_best(&sg);
 }
 
-#define SUGGEST(name, list, n, type, member)                                                       \
-    suggest((name), (const void *)(list), (n), offsetof(type, member))
-
 /* ------------------------------------------------------------- lookups */
+
+/* "unknown WHAT 'NAME'", then " in IN_WHAT 'IN'" unless IN_WHAT is NULL, and the closest name. */
+static void unknown_ref(struct check_ctx *c, struct srcpos pos, const char *what, const char *name,
+                        const char *in_what, const char *in, const char *closest)
+{
+    char hint[128];
+    diag_hint(hint, sizeof(hint), closest);
+    if (in_what)
+        diag_report(c->dg, DIAG_UNKNOWN_REF, pos, "unknown %s '%s' in %s '%s'%s", what, name,
+                    in_what, in, hint);
+    else
+        diag_report(c->dg, DIAG_UNKNOWN_REF, pos, "unknown %s '%s'%s", what, name, hint);
+}
 
 const struct model_reg *check_ref_reg(struct check_ctx *c, const struct model_block *b,
                                       const char *name, struct srcpos pos)
 {
-    if (!name || !b)
-        return NULL;
-    const struct model_reg *r = model_find_reg(b, name);
-    char hint[128];
-    if (!r)
-        diag_report(c->dg, DIAG_UNKNOWN_REF, pos, "unknown register '%s' in block '%s'%s", name,
-                    b->name,
-                    diag_hint(hint, sizeof(hint),
-                              SUGGEST(name, b->regs, b->nregs, struct model_reg, name)));
+    const struct model_reg *r = name && b ? model_find_reg(b, name) : NULL;
+    if (name && b && !r)
+        unknown_ref(c, pos, "register", name, "block", b->name,
+                    CHECK_SUGGEST(name, b->regs, b->nregs, struct model_reg, name));
     return r;
 }
 
 const struct model_field *check_ref_field(struct check_ctx *c, const struct model_reg *r,
                                           const char *name, struct srcpos pos)
 {
-    if (!name || !r)
-        return NULL;
-    const struct model_field *f = model_find_field(r, name);
-    char hint[128];
-    if (!f) {
-        diag_report(c->dg, DIAG_UNKNOWN_REF, pos, "unknown field '%s' in register '%s'%s", name,
-                    r->name, diag_hint(hint, sizeof(hint), check_suggest_field(r, name, true)));
+    const struct model_field *f = name && r ? model_find_field(r, name) : NULL;
+    if (name && r && !f) {
+        unknown_ref(c, pos, "field", name, "register", r->name, check_suggest_field(r, name, true));
         diag_note(c->dg, r->pos, "register '%s' defined here", r->name);
     }
     return f;
@@ -67,30 +67,20 @@ const struct model_field *check_ref_field(struct check_ctx *c, const struct mode
 
 const struct model_block *check_ref_block(struct check_ctx *c, const char *name, struct srcpos pos)
 {
-    if (!name)
-        return NULL;
-    const struct model_block *b = model_find_block(c->s, name);
-    char hint[128];
-    if (!b)
-        diag_report(
-            c->dg, DIAG_UNKNOWN_REF, pos, "unknown block '%s'%s", name,
-            diag_hint(hint, sizeof(hint),
-                      SUGGEST(name, c->s->blocks, c->s->nblocks, struct model_block, name)));
+    const struct model_block *b = name ? model_find_block(c->s, name) : NULL;
+    if (name && !b)
+        unknown_ref(c, pos, "block", name, NULL, NULL,
+                    CHECK_SUGGEST(name, c->s->blocks, c->s->nblocks, struct model_block, name));
     return b;
 }
 
 const struct model_instance *check_ref_instance(struct check_ctx *c, const struct model_block *b,
                                                 const char *name, struct srcpos pos)
 {
-    if (!name || !b)
-        return NULL;
-    const struct model_instance *i = model_find_instance(b, name);
-    char hint[128];
-    if (!i)
-        diag_report(
-            c->dg, DIAG_UNKNOWN_REF, pos, "unknown instance '%s' in block '%s'%s", name, b->name,
-            diag_hint(hint, sizeof(hint),
-                      SUGGEST(name, b->instances, b->ninstances, struct model_instance, name)));
+    const struct model_instance *i = name && b ? model_find_instance(b, name) : NULL;
+    if (name && b && !i)
+        unknown_ref(c, pos, "instance", name, "block", b->name,
+                    CHECK_SUGGEST(name, b->instances, b->ninstances, struct model_instance, name));
     return i;
 }
 
@@ -101,13 +91,9 @@ static void resolve_cite(struct check_ctx *c, struct model_cite *ci, struct srcp
     if (!ci->src)
         return;
     ci->source = model_find_source(c->s, ci->src);
-    char hint[128];
     if (!ci->source)
-        diag_report(
-            c->dg, DIAG_UNKNOWN_REF, ci->pos.file ? ci->pos : owner, "unknown source '%s'%s",
-            ci->src,
-            diag_hint(hint, sizeof(hint),
-                      SUGGEST(ci->src, c->s->sources, c->s->nsources, struct model_source, id)));
+        unknown_ref(c, ci->pos.file ? ci->pos : owner, "source", ci->src, NULL, NULL,
+                    CHECK_SUGGEST(ci->src, c->s->sources, c->s->nsources, struct model_source, id));
 }
 
 static void cites_of_event(struct check_ctx *c, struct model_event *e)

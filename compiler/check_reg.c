@@ -296,11 +296,6 @@ static void check_reg(struct check_ctx *c, struct model_reg *r)
 
 /* ------------------------------------------------------ address ranges */
 
-static const char *space_name(enum model_space sp)
-{
-    return sp == SPACE_MSR ? "msr" : sp == SPACE_PCI ? "pci" : "mmio";
-}
-
 /* Address of element 0 in 'inst' (model_reg_address), false when base + address overflows. */
 static bool reg_base(const struct model_reg *r, const struct model_instance *inst, uint64_t *base)
 {
@@ -407,7 +402,7 @@ static void check_instance_locators(struct check_ctx *c, const struct model_bloc
             diag_report(c->dg, DIAG_UNKNOWN_REF, inst->pos,
                         "instance '%s' gives no %s, which %s register '%s' needs", inst->name,
                         r->space == SPACE_PCI ? "PCI locator (vendor, device)" : "base",
-                        space_name(r->space), r->name);
+                        model_space_word(r->space), r->name);
         }
     }
 }

@@ -18,6 +18,7 @@
 #include "expr.h"
 #include "model_mmio.h"
 #include "names.h"
+#include "svd_words.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -62,13 +63,6 @@ struct ctx {
 static struct dt *reg_stubs(struct ctx *c, const struct model_block *b);
 
 /* ------------------------------------------------------------ small values */
-
-static struct dt *str_or_null(struct ctx *c, const char *s)
-{
-    if (!s)
-        return dt_null();
-    return dt_str_ref(c->a, s);
-}
 
 /*
  * Writes "0x" and 'v' in lower-case hex, zero-filled to at least 'digits'
@@ -200,7 +194,7 @@ static unsigned addr_bits(const struct model_reg *r)
 #define SET(c, o, lit, v) dt_add((c)->a, (o), DT_KEY(lit), (v))
 /* DT_KEY() for a static table's initializer */
 #define DT_KEY_INIT(lit) {.s = "" lit "", .len = sizeof(lit) - 1, .fixed = 1}
-#define SET_STR(c, o, lit, s) SET((c), (o), lit, str_or_null((c), (s)))
+#define SET_STR(c, o, lit, s) SET((c), (o), lit, dt_str_ref((c)->a, (s)))
 
 /*
  * "c_def": the names a template #defines for an object, by role, so that
@@ -575,7 +569,7 @@ static struct dt *svd_reg_json(struct ctx *c, const struct model_reg *r)
     if (x->index_names) {
         names = dt_list(c->a);
         for (unsigned i = 0; i < r->count; i++)
-            dt_push(c->a, names, str_or_null(c, x->index_names[i]));
+            dt_push(c->a, names, dt_str_ref(c->a, x->index_names[i]));
     }
     SET(c, o, "index_names", names);
     SET(c, o, "array_index", array_index_json(c, x->array_index));
@@ -589,7 +583,6 @@ static struct dt *svd_reg_json(struct ctx *c, const struct model_reg *r)
  */
 static struct dt *enum_sets_json(struct ctx *c, const struct model_field *f)
 {
-    static const char *const usages[] = {"read-write", "read", "write"};
     struct model_enum_sets fs;
     model_field_sets(f, &fs);
     struct dt *list = dt_list(c->a);
@@ -603,7 +596,7 @@ static struct dt *enum_sets_json(struct ctx *c, const struct model_field *f)
         SET_STR(c, o, "name", s->name);
         SET_STR(c, o, "header_enum_name", s->header_enum);
         SET_STR(c, o, "derived_from", s->derived_from);
-        SET(c, o, "usage", dt_str_ref(c->a, usages[s->usage]));
+        SET(c, o, "usage", dt_str_ref(c->a, svd_usage_word(s->usage)));
         SET(c, o, "values", names);
         SET_STR(c, o, "default", dflt ? dflt->name : NULL);
         dt_push(c->a, list, o);
@@ -614,15 +607,12 @@ static struct dt *enum_sets_json(struct ctx *c, const struct model_field *f)
 static struct dt *svd_field_json(struct ctx *c, const struct model_field *f)
 {
     const struct model_field_ext *x = model_field_ext(f);
-    static const char *const writes[] = {"stores",       "oneToClear",  "oneToSet",
-                                         "oneToToggle",  "zeroToClear", "zeroToSet",
-                                         "zeroToToggle", "clear",       "set"};
-    static const char *const reads[] = {NULL, "clear", "set", "modify", "modifyExternal"};
     struct dt *o = dt_obj(c->a);
     /* the regspec attribute of the same semantics (RW, RW0C...): what regctl --spec reads */
     SET(c, o, "class", dt_str_ref(c->a, regc_access_text(f->access)));
-    SET(c, o, "write_effect", dt_str_ref(c->a, writes[x->write_effect]));
-    SET(c, o, "read_action", dt_str_ref(c->a, reads[x->read_effect]));
+    const char *write = svd_write_word(x->write_effect); /* NULL: stores (SVD's "modify") */
+    SET(c, o, "write_effect", dt_str_ref(c->a, write ? write : "stores"));
+    SET(c, o, "read_action", dt_str_ref(c->a, svd_read_word(x->read_effect)));
     SET(c, o, "write_once", dt_bool(x->write_once));
     SET_STR(c, o, "enum_name", x->enum_name);
     /* the first set's that has one; each set's own: enum_sets[].default */
@@ -636,9 +626,8 @@ static struct dt *svd_field_json(struct ctx *c, const struct model_field *f)
 
 static struct dt *svd_value_json(struct ctx *c, const struct model_value *v)
 {
-    static const char *const usages[] = {"read-write", "read", "write"};
     struct dt *o = dt_obj(c->a);
-    SET(c, o, "usage", dt_str_ref(c->a, usages[model_value_ext(v)->usage]));
+    SET(c, o, "usage", dt_str_ref(c->a, svd_usage_word(model_value_ext(v)->usage)));
     SET(c, o, "dont_care", hex(c, model_value_ext(v)->dont_care));
     return o;
 }
@@ -1010,7 +999,7 @@ static void reg_cite(struct ctx *c, const struct model_spec *s, struct reg_names
     if (rn->cite_line)
         return;
     char *line = cite_line(c, s, &rn->r->cite);
-    rn->cite_line = str_or_null(c, line);
+    rn->cite_line = dt_str_ref(c->a, line);
     rn->cite_lines = wrap_lines(c, (struct folded){line, line ? strlen(line) : 0}, 76);
 }
 
@@ -1029,7 +1018,7 @@ static struct dt *field_json(struct ctx *c, const struct model_spec *s, struct r
     rn->field_lower[i] = lower;
     struct dt *c_name = dt_str_refn(c->a, stem, ns);
     struct dt *o = dt_obj_n(c->a, 33); /* an SVD field's keys and "first", "last" */
-    struct dt *name = str_or_null(c, f->name), *access = str_or_null(c, f->access_text);
+    struct dt *name = dt_str_ref(c->a, f->name), *access = dt_str_ref(c->a, f->access_text);
     SET(c, o, "name", name);
     SET(c, o, "lsb", dt_int(c->a, f->lsb));
     SET(c, o, "msb", dt_int(c->a, f->msb));
@@ -1929,7 +1918,7 @@ static struct dt *event_tables_json(struct ctx *c, const struct model_spec *s,
 
 static struct dt *role(struct ctx *c, const struct model_role *r)
 {
-    return str_or_null(c, r->name);
+    return dt_str_ref(c->a, r->name);
 }
 
 static const char *clear_name(enum model_clear cl)
@@ -2090,7 +2079,7 @@ static struct dt *pmon_global_json(struct ctx *c, const struct model_spec *s,
         SET(c, ctl, "select", role(c, &gc->select));
         struct dt *cores = dt_list(c->a);
         for (size_t i = 0; i < gc->npmi_cores; i++)
-            dt_push(c->a, cores, str_or_null(c, gc->pmi_cores[i].name));
+            dt_push(c->a, cores, dt_str_ref(c->a, gc->pmi_cores[i].name));
         SET(c, ctl, "pmi_core_fields", cores);
         SET(c, ctl, "has_pmi_core_fields", dt_bool(gc->npmi_cores > 0));
         SET(c, ctl, "source", cite_json(c, s, &gc->cite));

@@ -501,7 +501,7 @@ static struct dt *line(struct cmsis *c, unsigned depth)
 static void open_close(struct cmsis *c, struct type_out *t, unsigned depth, const char *open)
 {
     struct dt *o = line(c, depth);
-    SET(c->a, o, "open", open ? dt_str_ref(c->a, open) : dt_null());
+    SET(c->a, o, "open", dt_str_ref(c->a, open));
     SET(c->a, o, "close", dt_bool(!open));
     SET(c->a, o, "name", dt_null());
     dt_push(c->a, t->lines, o);
@@ -686,7 +686,7 @@ static void add_instance(struct cmsis *c, struct dt *list, const struct model_in
         return;
     struct dt *o = dt_obj(c->a);
     SET(c->a, o, "name", dt_str_ref(c->a, name));
-    SET(c->a, o, "type", tname ? dt_str_ref(c->a, tname) : dt_null());
+    SET(c->a, o, "type", dt_str_ref(c->a, tname));
     SET(c->a, o, "base", dt_str_ref(c->a, c_const(c->a, in->base)));
     dt_push(c->a, list, o);
 }

@@ -112,7 +112,7 @@ static struct dt *copy_label(struct arena *a, const struct dt *copy)
         return dt_str_ref(a, arena_printf(a, "%s [%lld]", inst, dt_int_value(idx)));
     if (dt_is(idx, DT_INT))
         return dt_str_ref(a, arena_printf(a, "[%lld]", dt_int_value(idx)));
-    return inst ? dt_str(a, inst) : dt_null();
+    return dt_str(a, inst);
 }
 
 /* ------------------------------------------------------------ SVG geometry */
@@ -520,7 +520,7 @@ static bool perf_event_keys(struct arena *a, const char *spec, const struct dt *
     dt_set(a, ev, "doc_perf_cmask", cmask);
     dt_set(a, ev, "doc_perf_edge", edge);
     dt_set(a, ev, "doc_perf_inv", inv);
-    dt_set(a, ev, "doc_perf_filter", filter ? dt_str(a, filter) : dt_null());
+    dt_set(a, ev, "doc_perf_filter", dt_str(a, filter));
     return ok;
 }
 

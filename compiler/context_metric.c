@@ -14,11 +14,6 @@
 
 #define SET(a, o, lit, v) dt_add((a), (o), DT_KEY(lit), (v))
 
-static struct dt *str_or_null(struct arena *a, const char *s)
-{
-    return s ? dt_str(a, s) : dt_null();
-}
-
 static void flag(struct arena *a, struct dt *list)
 {
     size_t n = dt_len(list);
@@ -77,11 +72,11 @@ static struct dt *wrapped(struct arena *a, const char *s, size_t cols)
 static struct dt *cite_obj(struct arena *a, const struct model_cite *c)
 {
     struct dt *o = dt_obj(a);
-    SET(a, o, "src", str_or_null(a, c->src));
-    SET(a, o, "table", str_or_null(a, c->table));
-    SET(a, o, "page", str_or_null(a, c->page));
-    SET(a, o, "section", str_or_null(a, c->section));
-    SET(a, o, "cite", str_or_null(a, c->cite));
+    SET(a, o, "src", dt_str(a, c->src));
+    SET(a, o, "table", dt_str(a, c->table));
+    SET(a, o, "page", dt_str(a, c->page));
+    SET(a, o, "section", dt_str(a, c->section));
+    SET(a, o, "cite", dt_str(a, c->cite));
     return o;
 }
 
@@ -97,8 +92,8 @@ static struct dt *settings_list(struct arena *a, const struct model_metric_term 
     for (size_t k = 0; k < t->nsets; k++) {
         const struct model_reg *r = t->sets[k]->reg;
         struct dt *o = dt_obj(a);
-        SET(a, o, "register", str_or_null(a, r && r != t->table->reg ? r->name : NULL));
-        SET(a, o, "field", str_or_null(a, t->sets[k]->field_name));
+        SET(a, o, "register", dt_str(a, r && r != t->table->reg ? r->name : NULL));
+        SET(a, o, "field", dt_str(a, t->sets[k]->field_name));
         SET(a, o, "value", hex(a, t->sets[k]->value));
         dt_push(a, list, o);
     }
@@ -110,16 +105,16 @@ static struct dt *term_obj(struct arena *a, const char *prefix, const struct mod
     struct dt *o = dt_obj(a);
     SET(a, o, "text", dt_str(a, t->text));
     SET(a, o, "block", dt_str(a, t->block->name));
-    SET(a, o, "instance", str_or_null(a, t->instance ? t->instance->name : NULL));
+    SET(a, o, "instance", dt_str(a, t->instance ? t->instance->name : NULL));
     SET(a, o, "event", dt_str(a, t->event->full_name));
-    SET(a, o, "perfmon", str_or_null(a, t->event->perfmon));
+    SET(a, o, "perfmon", dt_str(a, t->event->perfmon));
     uint64_t enc = model_metric_term_encoding(t), mask = model_metric_term_mask(t);
     SET(a, o, "encoding", hex(a, enc));
     SET(a, o, "settings", settings_list(a, t));
-    SET(a, o, "settings_text", str_or_null(a, *t->settings ? t->settings : NULL));
+    SET(a, o, "settings_text", dt_str(a, *t->settings ? t->settings : NULL));
     /* perf's JSON: the event alias of a term with settings, and its settings by format name */
-    SET(a, o, "perf_alias", str_or_null(a, t->instance ? NULL : model_metric_perf_alias(a, t)));
-    SET(a, o, "perf_settings", str_or_null(a, model_metric_perf_settings(a, t)));
+    SET(a, o, "perf_alias", dt_str(a, t->instance ? NULL : model_metric_perf_alias(a, t)));
+    SET(a, o, "perf_settings", dt_str(a, model_metric_perf_settings(a, t)));
     const char *c_name = names_event(a, prefix, t->event);
     SET(a, o, "c_name", dt_str(a, c_name));
     /* the event's macro, its set fields replaced by the settings' values */
@@ -171,7 +166,7 @@ static struct dt *metric_obj(struct arena *a, const char *prefix, const struct m
     SET(a, o, "formula", dt_str(a, m->formula));
     SET(a, o, "unit", dt_str(a, m->unit));
     SET(a, o, "scale", dt_real(a, m->scale));
-    SET(a, o, "desc", str_or_null(a, m->desc));
+    SET(a, o, "desc", dt_str(a, m->desc));
     SET(a, o, "source", cite_obj(a, &m->cite));
     struct dt *terms = dt_list(a);
     for (size_t i = 0; i < m->nterms; i++)
@@ -179,14 +174,14 @@ static struct dt *metric_obj(struct arena *a, const char *prefix, const struct m
     flag(a, terms);
     SET(a, o, "events", terms);
     SET(a, o, "rpn", rpn_list(a, m));
-    SET(a, o, "perf_expr", str_or_null(a, model_metric_perf_expr(a, m)));
+    SET(a, o, "perf_expr", dt_str(a, model_metric_perf_expr(a, m)));
     SET(a, o, "perf_scale_unit", dt_str(a, model_metric_scale_unit(a, m)));
     SET(a, o, "c_name", dt_str(a, names_metric(a, prefix, m)));
     SET(a, o, "c_scale", dt_str(a, model_metric_c_scale(a, m)));
     SET(a, o, "doc_scale", dt_str(a, m->scale_text ? m->scale_text : "1"));
     SET(a, o, "c_nevents", dt_int(a, (long long)m->nterms));
     char *src = source_line(a, &m->cite);
-    SET(a, o, "c_source", str_or_null(a, src));
+    SET(a, o, "c_source", dt_str(a, src));
     SET(a, o, "c_source_lines", wrapped(a, src, 72));
     SET(a, o, "c_desc_lines", wrapped(a, m->desc, 72));
     return o;

@@ -34,7 +34,7 @@ static struct el el_new(struct arena *a, const char *name)
 /* Closes 'e' and makes it p's next child. */
 static void el_add(struct arena *a, struct el *p, struct el *e)
 {
-    SET(a, e->o, "text", e->text ? dt_str(a, e->text) : dt_null());
+    SET(a, e->o, "text", dt_str(a, e->text));
     SET(a, e->o, "empty", dt_bool(!e->text && !e->nchildren));
     SET(a, e->o, "has_children", dt_bool(!e->text && e->nchildren));
     dt_push(a, p->children, e->o);
@@ -157,7 +157,8 @@ static void value_el(struct arena *a, struct el *p, const struct model_value *v,
     if (!dflt)
         attr_hex(a, &e, "value", v->value);
     attr_true(a, &e, "undefined", v->undefined);
-    attr(a, &e, "usage", model_value_ext(v)->usage == USAGE_READ ? "read" : model_value_ext(v)->usage == USAGE_WRITE ? "write" : NULL);
+    enum model_usage usage = model_value_ext(v)->usage;
+    attr(a, &e, "usage", usage == USAGE_ANY ? NULL : svd_usage_word(usage));
     if (model_value_ext(v)->dont_care)
         attr_hex(a, &e, "dont-care", model_value_ext(v)->dont_care);
     attr_true(a, &e, "default", dflt);
@@ -178,7 +179,7 @@ static void enum_sets(struct arena *a, struct el *p, const struct derive_tree *t
         struct el e = el_new(a, "enum-set");
         attr(a, &e, "name", s->name);
         attr(a, &e, "header-enum-name", s->header_enum);
-        attr(a, &e, "usage", s->usage == USAGE_READ ? "read" : s->usage == USAGE_WRITE ? "write" : NULL);
+        attr(a, &e, "usage", s->usage == USAGE_ANY ? NULL : svd_usage_word(s->usage));
         derived_attr(a, &e, t, model_tree_set_ref(f, s));
         el_add(a, p, &e);
     }
@@ -314,13 +315,12 @@ static void register_el(struct arena *a, struct el *p, const struct derive_tree 
                         const struct model_block *b, const struct model_reg *r,
                         const struct model_reg *prev, const char *gaps)
 {
-    static const char *const spaces[] = {"msr", "pci", "mmio"};
     struct el e = el_new(a, "register");
     const char *name = reg_name(a, r);
     attr(a, &e, "name", name);
     if (r->written_name && strcmp(r->written_name, name) != 0)
         attr(a, &e, "svd-name", r->written_name);
-    attr(a, &e, "space", spaces[r->space]);
+    attr(a, &e, "space", model_space_word(r->space));
     reg_address(a, &e, r);
     attr_uint(a, &e, "width", r->width);
     attr_uint(a, &e, "size", r->size);
@@ -438,12 +438,10 @@ static void rdpmc_el(struct arena *a, struct el *p, const struct model_rdpmc *r)
 /* direction-field= and its values, in the order of enum model_direction */
 static void direction_attrs(struct arena *a, struct el *e, const struct model_counters *c)
 {
-    static const char *const names[DIRECTION_COUNT] = {"direction-up", "direction-down",
-                                                       "direction-up-down"};
     role_attr(a, e, "direction-field", &c->direction_field);
     for (int d = 0; d < DIRECTION_COUNT; d++)
         if (c->directions[d].given)
-            attr_hex(a, e, names[d], c->directions[d].value);
+            attr_hex(a, e, model_direction_attr[d], c->directions[d].value);
 }
 
 static void counters_el(struct arena *a, struct el *p, const struct model_counters *c)

@@ -19,11 +19,6 @@
 
 #define SET(a, o, lit, v) dt_add((a), (o), DT_KEY(lit), (v))
 
-static struct dt *str_or_null(struct arena *a, const char *s)
-{
-    return s ? dt_str(a, s) : dt_null();
-}
-
 static struct dt *hex(struct arena *a, uint64_t v)
 {
     return dt_str_ref(a, arena_printf(a, "0x%" PRIX64, v));
@@ -33,11 +28,6 @@ static struct dt *hex(struct arena *a, uint64_t v)
 static struct dt *flag(struct arena *a, bool b)
 {
     return dt_str_ref(a, b ? "true" : "false");
-}
-
-static const char *space_word(enum model_space sp)
-{
-    return sp == SPACE_MSR ? "msr" : sp == SPACE_PCI ? "pci" : "mmio";
 }
 
 /* The first register of 's' that is not memory-mapped, or NULL. */
@@ -135,15 +125,10 @@ static struct dt *value_obj(struct arena *a, const struct model_field *f,
 {
     struct dt *o = dt_obj(a);
     SET(a, o, "name", dt_str(a, v->name));
-    SET(a, o, "desc", str_or_null(a, v->desc));
+    SET(a, o, "desc", dt_str(a, v->desc));
     SET(a, o, "value", is_default ? dt_null() : value_text(a, f, v));
     SET(a, o, "is_default", dt_bool(is_default));
     return o;
-}
-
-static const char *usage_word(enum model_usage u)
-{
-    return u == USAGE_READ ? "read" : u == USAGE_WRITE ? "write" : "read-write";
 }
 
 /* The first value of f's set of usage 'u' from f->values[*i] on (model_value_in_set), or NULL;
@@ -235,11 +220,11 @@ static struct dt *enum_sets(struct arena *a, const struct model_field *f)
         /* a base's name also where its base's is the same: another set's derivedFrom finds it
            by it, so the file must hold it (the model gives a derived set its base's name) */
         bool own_name = !base || s->is_base || !util_same_text(s->name, base->name);
-        SET(a, set, "derived_from", str_or_null(a, base ? s->derived_from : NULL));
-        SET(a, set, "name", str_or_null(a, own_name ? s->name : NULL));
-        SET(a, set, "header_enum_name", str_or_null(a, s->header_enum));
+        SET(a, set, "derived_from", dt_str(a, base ? s->derived_from : NULL));
+        SET(a, set, "name", dt_str(a, own_name ? s->name : NULL));
+        SET(a, set, "header_enum_name", dt_str(a, s->header_enum));
         SET(a, set, "usage",
-            !base || s->usage != base->usage ? dt_str_ref(a, usage_word(s->usage)) : dt_null());
+            !base || s->usage != base->usage ? dt_str_ref(a, svd_usage_word(s->usage)) : dt_null());
         SET(a, set, "values", vals);
         dt_push(a, sets, set);
     }
@@ -273,11 +258,11 @@ static struct dt *array_index_obj(struct arena *a, const struct model_array_inde
     if (!x)
         return dt_null();
     struct dt *o = dt_obj(a), *values = dt_list(a);
-    SET(a, o, "enum_name", str_or_null(a, x->enum_name));
+    SET(a, o, "enum_name", dt_str(a, x->enum_name));
     for (size_t i = 0; i < x->nvalues; i++) {
         struct dt *v = dt_obj(a);
         SET(a, v, "name", dt_str(a, x->values[i]->name));
-        SET(a, v, "desc", str_or_null(a, x->values[i]->desc));
+        SET(a, v, "desc", dt_str(a, x->values[i]->desc));
         SET(a, v, "value", dt_str_ref(a, arena_printf(a, "%" PRIu64, x->values[i]->value)));
         SET(a, v, "is_default", dt_bool(false));
         dt_push(a, values, v);
@@ -293,7 +278,7 @@ static struct dt *dim_obj(struct arena *a, unsigned count, uint64_t incr, const 
     struct dt *o = dt_obj(a);
     SET(a, o, "count", dt_int(a, count));
     SET(a, o, "increment", hex(a, incr));
-    SET(a, o, "dim_index", str_or_null(a, index)); /* not "index": tables.h gives every index an int t_index */
+    SET(a, o, "dim_index", dt_str(a, index)); /* not "index": tables.h gives every index an int t_index */
     SET(a, o, "array_index", array_index_obj(a, names));
     return o;
 }
@@ -362,9 +347,9 @@ static struct dt *field_obj(struct arena *a, const struct model_field *f, const 
 {
     struct dt *o = dt_obj(a);
     SET(a, o, "name", dt_str(a, name));
-    SET(a, o, "desc", str_or_null(a, f->desc));
+    SET(a, o, "desc", dt_str(a, f->desc));
     SET(a, o, "derived_from",
-        str_or_null(a, base_effect_not_own(a, f) ? NULL : model_field_ext(f)->derived_from));
+        dt_str(a, base_effect_not_own(a, f) ? NULL : model_field_ext(f)->derived_from));
     SET(a, o, "lsb", dt_int(a, f->lsb));
     SET(a, o, "msb", dt_int(a, f->msb));
     effects(a, o, f);
@@ -493,21 +478,21 @@ static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char
     const struct model_reg_ext *x = model_reg_ext(r);
     struct dt *o = dt_obj(a);
     SET(a, o, "name", dt_str(a, name));
-    SET(a, o, "display_name", str_or_null(a, x->display_name));
-    SET(a, o, "desc", str_or_null(a, r->desc));
-    SET(a, o, "derived_from", str_or_null(a, derived_from_written(r) ? x->derived_from : NULL));
+    SET(a, o, "display_name", dt_str(a, x->display_name));
+    SET(a, o, "desc", dt_str(a, r->desc));
+    SET(a, o, "derived_from", dt_str(a, derived_from_written(r) ? x->derived_from : NULL));
     const char *alt = model_reg_own_alternate(r);
     /* alternateGroup or alternateRegister (the schema's choice): the SVD reader takes the group
      * as the alternate when no register is named */
     const char *group = r->block ? model_block_alt_group(r->block, r) : NULL;
-    SET(a, o, "alternate_group", str_or_null(a, group));
-    SET(a, o, "alternate", str_or_null(a, group ? NULL : alt));
+    SET(a, o, "alternate_group", dt_str(a, group));
+    SET(a, o, "alternate", dt_str(a, group ? NULL : alt));
     SET(a, o, "dim", dim);
     SET(a, o, "offset", hex(a, addr - cluster_base(x->cluster)));
     /* what it took from its peripheral is written there (peripheral()) */
     unsigned mine = MODEL_PROPS_ALL & ~x->inherited;
     SET(a, o, "size", mine & MODEL_PROP_SIZE ? dt_int(a, r->size) : dt_null());
-    SET(a, o, "protection", str_or_null(a, mine & MODEL_PROP_PROTECTION ? x->protection : NULL));
+    SET(a, o, "protection", dt_str(a, mine & MODEL_PROP_PROTECTION ? x->protection : NULL));
     SET(a, o, "reset", mine & MODEL_PROP_RESET ? hex(a, r->reset) : dt_null());
     SET(a, o, "reset_mask",
         x->has_reset_mask && mine & MODEL_PROP_RESET_MASK ? hex(a, x->reset_mask) : dt_null());
@@ -700,9 +685,9 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
     SET(a, o, "name", dt_str_ref(a, run->n > 1 ? c->written_name : name));
     const char *desc = c->desc ? c->desc : run->n > 1 ? cluster_array_name(a, c) : c->name;
     SET(a, o, "desc", dt_str(a, desc));
-    SET(a, o, "derived_from", str_or_null(a, c->derived_from));
-    SET(a, o, "alternate", str_or_null(a, c->alternate));
-    SET(a, o, "header_struct", str_or_null(a, c->header_struct));
+    SET(a, o, "derived_from", dt_str(a, c->derived_from));
+    SET(a, o, "alternate", dt_str(a, c->alternate));
+    SET(a, o, "header_struct", dt_str(a, c->header_struct));
     const char **names = model_reg_ext(r)->index_names;
     const char *index = one        ? NULL
                         : names    ? join(a, names, c->count)
@@ -824,7 +809,7 @@ static struct dt *interrupts_list(struct arena *a, const struct model_instance *
         const struct model_interrupt *q = inst->interrupts[i];
         struct dt *o = dt_obj(a);
         SET(a, o, "name", dt_str(a, q->name));
-        SET(a, o, "desc", str_or_null(a, q->desc));
+        SET(a, o, "desc", dt_str(a, q->desc));
         SET(a, o, "value", dt_str_ref(a, arena_printf(a, "%" PRIu64, q->value)));
         dt_push(a, list, o);
     }
@@ -840,7 +825,7 @@ static struct dt *address_blocks(struct arena *a, const struct model_block *b)
         SET(a, o, "offset", hex(a, ab->offset));
         SET(a, o, "size", hex(a, ab->size));
         SET(a, o, "usage", dt_str(a, ab->usage ? ab->usage : "registers"));
-        SET(a, o, "protection", str_or_null(a, ab->protection));
+        SET(a, o, "protection", dt_str(a, ab->protection));
         dt_push(a, list, o);
     }
     return list;
@@ -965,8 +950,8 @@ static void periph_props(struct arena *a, struct dt *o, const struct model_block
                                   : typed ? b->type_of_props
                                           : (struct model_periph_props){0};
     SET(a, o, "size", w.size ? dt_int(a, w.size) : dt_null());
-    SET(a, o, "access", str_or_null(a, w.access));
-    SET(a, o, "protection", str_or_null(a, w.protection));
+    SET(a, o, "access", dt_str(a, w.access));
+    SET(a, o, "protection", dt_str(a, w.protection));
     SET(a, o, "reset", w.has_reset ? hex(a, w.reset) : dt_null());
     SET(a, o, "reset_mask", w.has_reset_mask ? hex(a, w.reset_mask) : dt_null());
 }
@@ -992,22 +977,22 @@ static struct dt *peripheral(struct arena *a, const struct model_block *b,
                                                            : first_written(b);
     SET(a, o, "name", dt_str(a, name));
     SET(a, o, "dim", dim);
-    SET(a, o, "derived_from", str_or_null(a, derived));
-    SET(a, o, "version", str_or_null(a, inst ? inst->version : NULL));
+    SET(a, o, "derived_from", dt_str(a, derived));
+    SET(a, o, "version", dt_str(a, inst ? inst->version : NULL));
     const char *desc = inst && inst->desc ? inst->desc
                        : first            ? (b->desc ? b->desc : b->title)
                                           : NULL;
-    SET(a, o, "desc", str_or_null(a, desc));
-    SET(a, o, "alternate", str_or_null(a, inst ? inst->alternate : NULL));
+    SET(a, o, "desc", dt_str(a, desc));
+    SET(a, o, "alternate", dt_str(a, inst ? inst->alternate : NULL));
     const char *group = inst && inst->group ? inst->group : first ? b->group : NULL;
-    SET(a, o, "group", str_or_null(a, group));
+    SET(a, o, "group", dt_str(a, group));
     /* a peripheral with a type of its own (svdconv's "modified") writes its own affixes and
      * addressBlock, which is what makes the SVD reader give it that type again */
     bool own_type = inst && inst->own_type;
-    SET(a, o, "prepend", str_or_null(a, own_type ? inst->prepend : first ? b->prepend : NULL));
-    SET(a, o, "append", str_or_null(a, own_type ? inst->append : first ? b->append : NULL));
+    SET(a, o, "prepend", dt_str(a, own_type ? inst->prepend : first ? b->prepend : NULL));
+    SET(a, o, "append", dt_str(a, own_type ? inst->append : first ? b->append : NULL));
     SET(a, o, "header_struct",
-        str_or_null(a, own_type ? inst->header_struct : first ? b->header_struct : NULL));
+        dt_str(a, own_type ? inst->header_struct : first ? b->header_struct : NULL));
     SET(a, o, "base", hex(a, base));
     SET(a, o, "address_blocks", first || own_type ? address_blocks(a, b) : dt_list(a));
     SET(a, o, "interrupts", inst ? interrupts_list(a, inst) : dt_list(a));
@@ -1071,16 +1056,16 @@ static struct dt *device_obj(struct arena *a, const struct model_spec *s)
         if (!is_id_char(*p))
             *p = '_';
     SET(a, o, "name", dt_str_ref(a, name));
-    SET(a, o, "vendor", str_or_null(a, d ? d->vendor : NULL));
-    SET(a, o, "vendor_id", str_or_null(a, d ? d->vendor_id : NULL));
-    SET(a, o, "series", str_or_null(a, d ? d->series : NULL));
+    SET(a, o, "vendor", dt_str(a, d ? d->vendor : NULL));
+    SET(a, o, "vendor_id", dt_str(a, d ? d->vendor_id : NULL));
+    SET(a, o, "series", dt_str(a, d ? d->series : NULL));
     const char *version = d && d->version ? d->version : arena_printf(a, "%u", s->version);
     SET(a, o, "version", dt_str(a, version));
     const char *desc = d && d->desc ? d->desc : s->title ? s->title : s->name;
     SET(a, o, "desc", dt_str(a, desc));
-    SET(a, o, "license", str_or_null(a, d ? d->license : NULL));
+    SET(a, o, "license", dt_str(a, d ? d->license : NULL));
     SET(a, o, "cpu", cpu_obj(a, d ? d->cpu : NULL));
-    SET(a, o, "header_prefix", str_or_null(a, d ? d->header_prefix : NULL));
+    SET(a, o, "header_prefix", dt_str(a, d ? d->header_prefix : NULL));
     SET(a, o, "address_unit_bits", dt_int(a, d && d->address_unit_bits ? d->address_unit_bits : 8));
     SET(a, o, "width", dt_int(a, d && d->width ? d->width : 32));
     return o;
@@ -1414,7 +1399,7 @@ int context_svd_check(struct diag *dg, const struct model_spec *s)
         return diag_report(dg, DIAG_SVD_SPACE, r->pos,
                            "register '%s' of block '%s' is in the %s space: CMSIS-SVD describes "
                            "memory-mapped registers only (-t svd)",
-                           r->name, r->block->name, space_word(r->space));
+                           r->name, r->block->name, model_space_word(r->space));
     unsigned errors = dg->nerrors;
     report_dropped(dg, s);
     report_sets_whole(dg, s);

@@ -117,6 +117,14 @@ const struct model_source *model_find_source(const struct model_spec *s, const c
     return NULL;
 }
 
+const char *const model_direction_attr[DIRECTION_COUNT] = {"direction-up", "direction-down",
+                                                            "direction-up-down"};
+
+const char *model_space_word(enum model_space sp)
+{
+    return sp == SPACE_MSR ? "msr" : sp == SPACE_PCI ? "pci" : "mmio";
+}
+
 uint64_t model_field_max(const struct model_field *f)
 {
     return regc_num_max_bits(model_field_width(f));

@@ -365,6 +365,7 @@ enum model_counter_kind { COUNTERS_GENERAL, COUNTERS_FIXED };
 enum model_overflow { OVERFLOW_WRAP, OVERFLOW_STOP };
 /* Count directions a direction field chooses, in the order of their attributes. */
 enum model_direction { DIRECTION_UP, DIRECTION_DOWN, DIRECTION_UP_DOWN, DIRECTION_COUNT };
+extern const char *const model_direction_attr[DIRECTION_COUNT]; /* "direction-up"... */
 
 /* direction-up= and friends: the direction field's value for one direction. */
 struct model_direction_value {
@@ -740,6 +741,8 @@ static inline unsigned model_field_width(const struct model_field *f)
 {
     return f->msb - f->lsb + 1;
 }
+/* The space= word: "msr", "pci" or "mmio". */
+const char *model_space_word(enum model_space sp);
 /* All ones in the field's bits (at their position in the register). */
 uint64_t model_field_mask(const struct model_field *f);
 /* The largest value the field can hold (right-aligned). */

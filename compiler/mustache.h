@@ -27,6 +27,7 @@
 #include "diag.h"
 
 #include "dt.h"
+#include "map.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -75,11 +76,21 @@ typedef void mus_sink_fn(void *ctx, const char *text, size_t len);
 #define MUS_DEFAULT_MAX_OUTPUT ((size_t)1 << 30) /* bytes */
 #define MUS_DEFAULT_MAX_WORK ((uint64_t)1 << 28) /* steps */
 
+/*
+ * The partials any number of checks and renders share (mus_options.partials): each is loaded
+ * through opt->load and compiled the first time one of them names it, then kept, so a template
+ * checked, then rendered, compiles each partial once. Zeroed: none yet.
+ */
+struct mus_partials {
+    struct regc_map by_name; /* struct mus_partial (mustache_int.h) */
+};
+
 struct mus_options {
     enum mus_escape escape;
     bool strict;       /* missing names and partials are errors (not the spec's empty text) */
     mus_load_fn *load; /* NULL: no partials exist */
     void *load_ctx;
+    struct mus_partials *partials; /* NULL: the call compiles its own */
     unsigned max_depth; /* partial/parent nesting limit; 0 means MUS_DEFAULT_MAX_DEPTH */
     mus_item_fn *item; /* NULL: list items are rendered as they are */
     mus_item_done_fn *item_done; /* may be NULL */
@@ -121,13 +132,17 @@ struct mus_template *mus_compile(struct diag *dg, const char *name, const char *
  * Renders 't' with 'data' as the root of the context stack, appending to 'out'.
  * Returns 0, or -1 after reporting errors (what was rendered so far stays in
  * 'out'; callers discard it). Partials are loaded through opt->load and
- * compiled once per render call. 't' is not modified: one template may be
- * rendered any number of times. 'opt' NULL: defaults (no escaping, not strict).
+ * compiled once per render call, or once for all the calls that share
+ * opt->partials. 't' is not modified: one template may be rendered any
+ * number of times. 'opt' NULL: defaults (no escaping, not strict).
  */
 int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *data,
                const struct mus_options *opt, struct buf *out);
 
 void mus_free(struct mus_template *t);
+
+/* Empties 'ps' (mus_options.partials) after the last call that used it. */
+void mus_partials_release(struct mus_partials *ps);
 
 /*
  * Checks 't', and the partials and parents it names (loaded through

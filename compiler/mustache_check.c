@@ -22,21 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A partial loaded for the check, by name. */
-struct loaded {
-    char *name;             /* owned */
-    struct mus_template *t; /* owned; NULL when missing or broken */
-};
-
 /* A partial checked with a stack: not checked again with the same one (recursion). */
 struct visit {
     const struct mus_template *t;
     uint64_t stack; /* hash of the stack's types */
-};
-
-struct frame {
-    const struct mus_template *t;
-    const struct node *parent;
 };
 
 struct check {
@@ -44,11 +33,10 @@ struct check {
     const struct mus_options *opt;
     struct view_value *stack;
     size_t n, cap;
-    struct loaded *loaded;
-    size_t nloaded, loaded_cap;
+    struct mus_partials *partials; /* opt->partials, or the check's own */
     struct visit *visits;
     size_t nvisits, visits_cap;
-    struct frame *frames;
+    struct mus_frame *frames;
     size_t nframes, frames_cap;
     const struct node **active; /* overrides being checked */
     size_t nactive, active_cap;
@@ -67,8 +55,6 @@ static void note_used(const struct check *c, const char *name, size_t len)
         c->used(c->used_ctx, name, len);
 }
 
-#define GROW(arr, n, cap) ((arr) = xgrow((arr), &(cap), (n) + 1, sizeof(*(arr))))
-
 static void check_range(struct check *c, const struct mus_template *t, size_t from, size_t to);
 
 /* True the first time tag 'n' is reported (a partial checked twice reports once). */
@@ -81,11 +67,6 @@ static bool first_report(struct check *c, const struct node *n)
     GROW(c->reported, c->nreported, c->reported_cap);
     c->reported[c->nreported++] = n;
     return true;
-}
-
-static struct srcpos pos_of(const struct mus_template *t, const struct node *n)
-{
-    return (struct srcpos){t->file, n->line, n->col};
 }
 
 static void push(struct check *c, struct view_value v)
@@ -128,7 +109,7 @@ static bool resolve(struct check *c, const struct mus_template *t, const struct 
         if (!first_report(c, n))
             return false;
         char *where = scope(c);
-        diag_report(c->dg, DIAG_TEMPLATE_NAME, pos_of(t, n),
+        diag_report(c->dg, DIAG_TEMPLATE_NAME, node_pos(t, n),
                     "unknown name '%s': no name '%s' in %s (docs/templates.md lists them)",
                     n->name, n->parts[0].s, where);
         free(where);
@@ -141,7 +122,7 @@ static bool resolve(struct check *c, const struct mus_template *t, const struct 
         if (r < 0) {
             if (first_report(c, n)) {
                 char *what = describe(&prev);
-                diag_report(c->dg, DIAG_TEMPLATE_NAME, pos_of(t, n),
+                diag_report(c->dg, DIAG_TEMPLATE_NAME, node_pos(t, n),
                             "unknown name '%s': %s has no name '%s'", n->name, what, p->s);
                 free(what);
             }
@@ -162,11 +143,11 @@ static void check_var(struct check *c, const struct mus_template *t, const struc
         return;
     char *what = describe(&v);
     if (v.kind == VIEW_LIST)
-        diag_report(c->dg, DIAG_TEMPLATE_TYPE, pos_of(t, n),
+        diag_report(c->dg, DIAG_TEMPLATE_TYPE, node_pos(t, n),
                     "'%s' is a %s, which prints nothing: iterate it with {{#%s}}...{{/%s}}",
                     n->name, what, n->name, n->name);
     else
-        diag_report(c->dg, DIAG_TEMPLATE_TYPE, pos_of(t, n),
+        diag_report(c->dg, DIAG_TEMPLATE_TYPE, node_pos(t, n),
                     "'%s' is an object (%s), which prints nothing: open it with "
                     "{{#%s}}...{{/%s}} or name one of its members",
                     n->name, what, n->name, n->name);
@@ -184,7 +165,7 @@ static void check_section(struct check *c, const struct mus_template *t, size_t 
     if ((v.kind == VIEW_STR || v.kind == VIEW_INT || v.kind == VIEW_NUM) && !v.nullable) {
         if (first_report(c, n)) {
             char *what = describe(&v);
-            diag_report(c->dg, DIAG_TEMPLATE_TYPE, pos_of(t, n),
+            diag_report(c->dg, DIAG_TEMPLATE_TYPE, node_pos(t, n),
                         "section over '%s', a %s that is always set: it would render its "
                         "body once, always; a section takes a list, an object, a boolean or "
                         "a value that may be null",
@@ -204,24 +185,6 @@ static void check_section(struct check *c, const struct mus_template *t, size_t 
     push(c, top);
     check_range(c, t, i + 1, n->end);
     c->n--;
-}
-
-/* Partial 'name' compiled for the check, loaded on first use; NULL if missing or broken. */
-static const struct mus_template *load(struct check *c, const char *name)
-{
-    for (size_t i = 0; i < c->nloaded; i++)
-        if (strcmp(c->loaded[i].name, name) == 0)
-            return c->loaded[i].t;
-    struct mus_source src = {0};
-    int rc = c->opt->load ? c->opt->load(c->opt->load_ctx, c->dg, name, &src) : 0;
-    struct mus_template *p = NULL;
-    if (rc > 0)
-        p = mus_compile(c->dg, src.display_name ? src.display_name : name, src.text, src.len);
-    if (rc < 0 || (rc > 0 && !p))
-        c->failed = true;
-    GROW(c->loaded, c->nloaded, c->loaded_cap);
-    c->loaded[c->nloaded++] = (struct loaded){xstrdup(name), p};
-    return p; /* missing: the render reports it (strict) or renders nothing */
 }
 
 static uint64_t stack_hash(const struct check *c)
@@ -252,8 +215,11 @@ static bool visit(struct check *c, const struct mus_template *p)
 static const struct mus_template *target(struct check *c, const struct mus_template *t,
                                          const struct node *n)
 {
-    if (!n->dynamic)
-        return load(c, n->name);
+    if (!n->dynamic) { /* missing: the render reports it (strict) or renders nothing */
+        const struct mus_partial *p = mus_partial_get(c->partials, c->dg, c->opt, n->name);
+        c->failed |= p->failed;
+        return p->t;
+    }
     struct view_value v; /* the name comes from a value: that value must exist */
     resolve(c, t, n, &v);
     note_used(c, NULL, 0); /* a template not known before rendering may read any name */
@@ -268,7 +234,7 @@ static void check_partial(struct check *c, const struct mus_template *t, size_t 
         return;
     if (n->kind == N_PARENT) { /* its blocks are checked where the parent places them */
         GROW(c->frames, c->nframes, c->frames_cap);
-        c->frames[c->nframes++] = (struct frame){t, n};
+        c->frames[c->nframes++] = (struct mus_frame){t, n};
     } else if (!visit(c, p)) {
         return;
     }
@@ -279,31 +245,12 @@ static void check_partial(struct check *c, const struct mus_template *t, size_t 
         c->nframes--;
 }
 
-/* The outermost override of block 'name' not being checked already, or NULL. */
-static const struct node *find_override(struct check *c, const char *name,
-                                        const struct mus_template **ot)
-{
-    for (size_t f = 0; f < c->nframes; f++) {
-        const struct node *p = c->frames[f].parent;
-        for (uint32_t k = 0; k < p->nblocks; k++) {
-            const struct node *o = &c->frames[f].t->nodes[p->blocks[k].node];
-            bool active = false;
-            for (size_t a = 0; a < c->nactive; a++)
-                active |= c->active[a] == o;
-            if (strcmp(p->blocks[k].name, name) == 0 && !active) {
-                *ot = c->frames[f].t;
-                return o;
-            }
-        }
-    }
-    return NULL;
-}
-
 static void check_block(struct check *c, const struct mus_template *t, size_t i)
 {
     const struct node *b = &t->nodes[i];
     const struct mus_template *ot = NULL;
-    const struct node *o = find_override(c, b->name, &ot);
+    const struct node *o =
+        mus_find_override(c->frames, c->nframes, c->active, c->nactive, b->name, &ot, NULL);
     if (!o || c->depth >= c->max_depth) {
         check_range(c, t, i + 1, b->end);
         return;
@@ -322,7 +269,7 @@ static void check_range(struct check *c, const struct mus_template *t, size_t fr
         const struct node *n = &t->nodes[i];
         if (++c->work > c->max_work) { /* parents that call themselves through their blocks */
             c->abort = c->failed = true;
-            diag_report(c->dg, DIAG_TEMPLATE_LIMIT, pos_of(t, n),
+            diag_report(c->dg, DIAG_TEMPLATE_LIMIT, node_pos(t, n),
                         "checking over the limit of %llu steps; -ftemplate-work-limit=N raises it",
                         (unsigned long long)c->max_work);
             return;
@@ -356,13 +303,11 @@ int mus_check(struct diag *dg, const struct mus_template *t, const struct view_t
     struct check c = {.dg = dg, .opt = opt ? opt : &defaults, .used = used, .used_ctx = used_ctx};
     c.max_depth = c.opt->max_depth ? c.opt->max_depth : MUS_DEFAULT_MAX_DEPTH;
     c.max_work = c.opt->max_work ? c.opt->max_work : MUS_DEFAULT_MAX_WORK;
+    struct mus_partials own = {0};
+    c.partials = c.opt->partials ? c.opt->partials : &own;
     push(&c, (struct view_value){VIEW_OBJ, false, VIEW_OBJ, root});
     check_range(&c, t, 0, t->n);
-    for (size_t i = 0; i < c.nloaded; i++) {
-        free(c.loaded[i].name);
-        mus_free(c.loaded[i].t);
-    }
-    free(c.loaded);
+    mus_partials_release(&own);
     free(c.visits);
     free(c.frames);
     free(c.active);

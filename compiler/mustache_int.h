@@ -1,6 +1,7 @@
 /*
- * mustache_int.h - what the parser (mustache_parse.c) and the renderer
- * (mustache_render.c) share: the compiled template (see mustache.h for the contract).
+ * mustache_int.h - what the parser (mustache_parse.c), the checker (mustache_check.c) and
+ * the renderer (mustache_render.c) share: the compiled template, the partials compiled once
+ * for both, the override lookup (see mustache.h for the contract).
  *
  * A compiled template is a flat array of nodes in document order; each node
  * records the index just past its last child (section, inverted section,
@@ -69,6 +70,42 @@ struct mus_template {
     uint32_t nparts; /* parts of all names: the size of a memo */
     struct arena arena;
 };
+
+/* A parent tag whose blocks override the blocks of the templates it calls. */
+struct mus_frame {
+    const struct mus_template *t;
+    const struct node *parent;
+};
+
+/*
+ * The outermost override of block 'name' in 'frames' (outermost first) that is none of the
+ * 'nactive' overrides being rendered or checked, 'active' (never reused inside themselves), and
+ * its template in *ot; NULL if none. '*work' (NULL: none) grows by the comparisons made.
+ */
+const struct node *mus_find_override(const struct mus_frame *frames, size_t nframes,
+                                     const struct node *const *active, size_t nactive,
+                                     const char *name, const struct mus_template **ot,
+                                     uint64_t *work);
+
+/* A partial as its first use found it (mus_partial_get): t NULL when missing or broken. */
+struct mus_partial {
+    char *name;             /* owned */
+    struct mus_template *t; /* owned */
+    bool missing;           /* the loader has no such partial */
+    bool failed;            /* reading or compiling it reported errors */
+};
+
+/* Partial 'name' from 'ps', loaded through opt->load and compiled on its first use. */
+const struct mus_partial *mus_partial_get(struct mus_partials *ps, struct diag *dg,
+                                          const struct mus_options *opt, const char *name);
+
+/* Room for one more item in 'arr' (n items, room for cap). */
+#define GROW(arr, n, cap) ((arr) = xgrow((arr), &(cap), (n) + 1, sizeof(*(arr))))
+
+static inline struct srcpos node_pos(const struct mus_template *t, const struct node *n)
+{
+    return (struct srcpos){t->file, n->line, n->col};
+}
 
 static inline bool is_blank(char c)
 {

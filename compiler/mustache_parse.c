@@ -1,4 +1,5 @@
-/* mustache_parse.c - the template parser: mus_compile() (see mustache_int.h, mustache.h). */
+/* mustache_parse.c - the template parser: mus_compile() (see mustache_int.h, mustache.h); and
+ * what the checker and the renderer look up in compiled templates: partials, overrides. */
 #include "mustache_int.h"
 
 #include "util.h"
@@ -564,4 +565,67 @@ void mus_free(struct mus_template *t)
 const char *mus_name(const struct mus_template *t)
 {
     return t->name;
+}
+
+const struct node *mus_find_override(const struct mus_frame *frames, size_t nframes,
+                                     const struct node *const *active, size_t nactive,
+                                     const char *name, const struct mus_template **ot,
+                                     uint64_t *work)
+{
+    for (size_t f = 0; f < nframes; f++) {
+        const struct mus_template *t = frames[f].t;
+        const struct node *p = frames[f].parent;
+        size_t lo = 0, hi = p->nblocks;
+        while (lo < hi) { /* the first ref whose name is not below 'name' (sorted: parent_close) */
+            size_t mid = lo + (hi - lo) / 2;
+            if (strcmp(p->blocks[mid].name, name) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < p->nblocks && strcmp(p->blocks[lo].name, name) == 0; lo++) {
+            const struct node *o = &t->nodes[p->blocks[lo].node];
+            size_t i = 0;
+            while (i < nactive && active[i] != o)
+                i++;
+            if (work)
+                *work += nactive + 1;
+            if (i == nactive) {
+                *ot = t;
+                return o;
+            }
+        }
+    }
+    return NULL;
+}
+
+void mus_partials_release(struct mus_partials *ps)
+{
+    for (size_t i = 0; i < ps->by_name.n; i++) {
+        struct mus_partial *p = ps->by_name.entries[i].val;
+        free(p->name);
+        mus_free(p->t);
+        free(p);
+    }
+    regc_map_release(&ps->by_name);
+}
+
+const struct mus_partial *mus_partial_get(struct mus_partials *ps, struct diag *dg,
+                                          const struct mus_options *opt, const char *name)
+{
+    bool known;
+    struct regc_map_entry *me = xmap_put_str(&ps->by_name, name, &known);
+    if (known)
+        return me->val;
+    struct mus_partial *p = xcalloc(1, sizeof(*p));
+    p->name = xstrdup(name);
+    me->key = p->name; /* the same bytes, kept as long as the entry */
+    me->val = p;
+    struct mus_source src = {0};
+    int rc = opt->load ? opt->load(opt->load_ctx, dg, name, &src) : 0;
+    p->missing = rc == 0;
+    if (rc > 0)
+        p->t = mus_compile(dg, src.display_name ? src.display_name : p->name, src.text, src.len);
+    p->failed = rc < 0 || (rc > 0 && !p->t);
+    return p;
 }

@@ -18,18 +18,6 @@
 #define MAX_NEST 4096         /* sections and partials nested while rendering */
 #define MAX_RENDER_ERRORS 100
 
-struct cache_entry {
-    char *name;             /* owned */
-    struct mus_template *t; /* owned; NULL when missing or broken */
-    bool missing;           /* the loader has no such partial */
-};
-
-/* A parent tag whose blocks override the blocks of the templates it calls. */
-struct frame {
-    const struct mus_template *t;
-    const struct node *parent;
-};
-
 /*
  * Where a part of a name was found last time, for the next lookup of the
  * same tag: the objects a section walks are built alike, so a field's
@@ -65,14 +53,14 @@ struct render {
     struct buf indent; /* indentation strings; the one in force starts at ind_from */
     size_t ind_from, strip, strip_left;
     bool pending;         /* at a line start of template text */
-    struct frame *frames; /* overrides in force, outermost first */
+    struct mus_frame *frames; /* overrides in force, outermost first */
     size_t nframes, frame_cap;
     const struct node **active; /* overrides being rendered (never reused inside themselves) */
     size_t nactive, active_cap;
     const struct mus_template **chain; /* templates being rendered, the main one first */
     size_t depth, chain_cap;
     unsigned nest, max_depth;
-    struct regc_map cache; /* partials by name: struct cache_entry */
+    struct mus_partials *partials; /* opt->partials, or the render's own */
     const struct node **reported; /* tags already reported once */
     size_t nreported, reported_cap;
     struct memo_table *memos; /* one per template rendered */
@@ -100,15 +88,7 @@ struct render {
     bool over;
 };
 
-/* Room for one more item in 'arr' (n items, room for cap). */
-#define GROW(arr, n, cap) ((arr) = xgrow((arr), &(cap), (n) + 1, sizeof(*(arr))))
-
 static void render_range(struct render *r, const struct mus_template *t, size_t from, size_t to);
-
-static struct srcpos node_pos(const struct mus_template *t, const struct node *n)
-{
-    return (struct srcpos){t->file, n->line, n->col};
-}
 
 /* Reports an error at tag 'n' the first time only (a tag in a loop fails every time). */
 static bool first_report(struct render *r, const struct node *n)
@@ -472,36 +452,15 @@ static void render_section(struct render *r, const struct mus_template *t, size_
 
 /* ---- partials */
 
-/* The compiled partial 'name', loading it on first use; NULL if missing or broken. */
+/* The compiled partial 'name'; NULL if missing or broken. */
 static const struct mus_template *partial_get(struct render *r, const struct mus_template *t,
                                               const struct node *n, const char *name)
 {
-    bool known;
-    struct regc_map_entry *me = xmap_put_str(&r->cache, name, &known);
-    struct cache_entry *e = me->val;
-    if (known)
-        goto found;
-    e = xcalloc(1, sizeof(*e));
-    e->name = xstrdup(name);
-    me->key = e->name; /* the same bytes, kept as long as the entry */
-    me->val = e;
-    struct mus_source src = {0};
-    int rc = r->opt->load ? r->opt->load(r->opt->load_ctx, r->dg, name, &src) : 0;
-    e->missing = rc == 0;
-    if (rc > 0) {
-        e->t = mus_compile(r->dg, src.display_name ? src.display_name : e->name, src.text, src.len);
-        if (!e->t)
-            r->failed = true;
-        return e->t;
-    }
-    if (rc < 0) {
-        r->failed = true;
-        return NULL;
-    }
-found:
-    if (e->missing && r->opt->strict && first_report(r, n))
+    const struct mus_partial *p = mus_partial_get(r->partials, r->dg, r->opt, name);
+    r->failed |= p->failed;
+    if (p->missing && r->opt->strict && first_report(r, n))
         diag_report(r->dg, DIAG_TEMPLATE_PARTIAL, node_pos(t, n), "partial '%s' not found", name);
-    return e->t;
+    return p->t;
 }
 
 static void report_depth(struct render *r, const struct mus_template *t, const struct node *n,
@@ -673,7 +632,7 @@ static void render_parent(struct render *r, const struct mus_template *t, size_t
     if (!p || !depth_enter(r, t, n, name, p))
         return;
     GROW(r->frames, r->nframes, r->frame_cap);
-    r->frames[r->nframes++] = (struct frame){t, n};
+    r->frames[r->nframes++] = (struct mus_frame){t, n};
     struct indent_state s = indent_save(r);
     indent_enter(r, n);
     render_range(r, p, 0, p->n);
@@ -682,46 +641,12 @@ static void render_parent(struct render *r, const struct mus_template *t, size_t
     depth_leave(r);
 }
 
-static bool override_active(struct render *r, const struct node *o)
-{
-    r->work += r->nactive + 1;
-    for (size_t i = 0; i < r->nactive; i++)
-        if (r->active[i] == o)
-            return true;
-    return false;
-}
-
-/* The outermost override of block 'name' in force, or NULL. */
-static const struct node *find_override(struct render *r, const char *name,
-                                        const struct mus_template **ot)
-{
-    for (size_t f = 0; f < r->nframes; f++) {
-        const struct mus_template *t = r->frames[f].t;
-        const struct node *p = r->frames[f].parent;
-        size_t lo = 0, hi = p->nblocks;
-        while (lo < hi) { /* the first ref whose name is not below 'name' */
-            size_t mid = lo + (hi - lo) / 2;
-            if (strcmp(p->blocks[mid].name, name) < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        for (; lo < p->nblocks && strcmp(p->blocks[lo].name, name) == 0; lo++) {
-            const struct node *c = &t->nodes[p->blocks[lo].node];
-            if (!override_active(r, c)) {
-                *ot = t;
-                return c;
-            }
-        }
-    }
-    return NULL;
-}
-
 static void render_block(struct render *r, const struct mus_template *t, size_t i)
 {
     const struct node *b = &t->nodes[i];
     const struct mus_template *ot = NULL;
-    const struct node *o = find_override(r, b->name, &ot);
+    const struct node *o =
+        mus_find_override(r->frames, r->nframes, r->active, r->nactive, b->name, &ot, &r->work);
     if (!o) {
         render_range(r, t, i + 1, b->end);
         return;
@@ -913,7 +838,9 @@ int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *d
                const struct mus_options *opt, struct buf *out)
 {
     static const struct mus_options defaults = {0};
+    struct mus_partials own = {0};
     struct render r = {.dg = dg, .opt = opt ? opt : &defaults, .out = out};
+    r.partials = r.opt->partials ? r.opt->partials : &own;
     buf_init(&r.indent);
     r.max_depth = r.opt->max_depth ? r.opt->max_depth : MUS_DEFAULT_MAX_DEPTH;
     r.max_output = r.opt->max_output ? r.opt->max_output : MUS_DEFAULT_MAX_OUTPUT;
@@ -925,13 +852,7 @@ int mus_render(struct diag *dg, const struct mus_template *t, const struct dt *d
     push(&r, data);
     render_range(&r, t, 0, t->n);
     buf_terminate(out);
-    for (size_t i = 0; i < r.cache.n; i++) {
-        struct cache_entry *e = r.cache.entries[i].val;
-        free(e->name);
-        mus_free(e->t);
-        free(e);
-    }
-    regc_map_release(&r.cache);
+    mus_partials_release(&own);
     free(r.ctx);
     free(r.frames);
     free(r.active);

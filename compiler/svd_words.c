@@ -59,6 +59,11 @@ int svd_read_parse(const char *w)
     return word_index(read_words, ARRAY_SIZE(read_words), w);
 }
 
+const char *svd_usage_word(enum model_usage u)
+{
+    return u == USAGE_READ ? "read" : u == USAGE_WRITE ? "write" : "read-write";
+}
+
 bool svd_access_is_word(const char *w)
 {
     return word_index(access_words, ARRAY_SIZE(access_words), w) >= 0;

@@ -20,6 +20,8 @@ int svd_write_parse(const char *w);
 const char *svd_read_word(enum model_read_effect e);
 /* The effect readAction 'w' names; -1 when it names none. */
 int svd_read_parse(const char *w);
+/* <usage> of an enumeration set: read, write, or read-write for USAGE_ANY. */
+const char *svd_usage_word(enum model_usage u);
 /* 'w' is one of SVD's access words: read-only, write-only, read-write, writeOnce, read-writeOnce. */
 bool svd_access_is_word(const char *w);
 

@@ -25,6 +25,7 @@ void tmpl_init(struct tmpl *tp, struct diag *dg, const char *const *incdirs, siz
 void tmpl_release(struct tmpl *tp)
 {
     mus_free(tp->main);
+    mus_partials_release(&tp->partials);
     for (size_t i = 0; i < tp->ndeps; i++)
         free(tp->deps[i]);
     for (size_t i = 0; i < tp->ntexts; i++) {
@@ -73,7 +74,7 @@ static struct tmpl_text *keep(struct tmpl *tp, char *display, char *text)
 
 static void add_dep(struct tmpl *tp, const char *path)
 {
-    for (size_t i = 0; i < tp->ndeps; i++) /* a partial is read by the check, then the render */
+    for (size_t i = 0; i < tp->ndeps; i++) /* the main template may be its own partial */
         if (strcmp(tp->deps[i], path) == 0)
             return;
     if (tp->ndeps == tp->deps_cap)
@@ -200,6 +201,7 @@ int tmpl_render(struct tmpl *tp, const struct dt *data, struct mus_options *opt,
 {
     opt->load = load_partial;
     opt->load_ctx = tp;
+    opt->partials = &tp->partials;
     if (tp->limits.max_output)
         opt->max_output = tp->limits.max_output;
     if (tp->limits.max_work)
@@ -210,7 +212,8 @@ int tmpl_render(struct tmpl *tp, const struct dt *data, struct mus_options *opt,
 int tmpl_check(struct tmpl *tp, const struct view_type *root, mus_name_used_fn *used,
                void *used_ctx)
 {
-    struct mus_options opt = {.load = load_partial, .load_ctx = tp, .max_work = tp->limits.max_work};
+    struct mus_options opt = {.load = load_partial, .load_ctx = tp, .partials = &tp->partials,
+                              .max_work = tp->limits.max_work};
     return mus_check(tp->dg, tp->main, root, &opt, used, used_ctx);
 }
 

@@ -45,6 +45,7 @@ struct tmpl {
     const struct embedded_template *builtin; /* the main template when built-in, else NULL */
     char *dir;                 /* directory of the main template file, else NULL; owned */
     struct mus_template *main; /* owned */
+    struct mus_partials partials; /* compiled once for the check and the render */
     char **deps;               /* every file read, main template first; owned */
     size_t ndeps, deps_cap;
     struct tmpl_text *texts; /* display names and texts read; owned */

@@ -316,11 +316,9 @@ struct model_rdpmc *xl_load_rdpmc(struct loader *ld, const struct xl_elem *n)
 /* direction-field= direction-up= direction-down= direction-up-down= of <counters> */
 static void load_directions(struct loader *ld, const struct xl_elem *n, struct model_counters *c)
 {
-    static const char *const attr[DIRECTION_COUNT] = {"direction-up", "direction-down",
-                                                      "direction-up-down"};
     c->direction_field = xl_role_of(ld, n, "direction-field");
     for (int d = 0; d < DIRECTION_COUNT; d++)
-        c->directions[d].given = xl_get_num(ld, n, attr[d], &c->directions[d].value);
+        c->directions[d].given = xl_get_num(ld, n, model_direction_attr[d], &c->directions[d].value);
 }
 
 /* <counters kind= control= counter= count-field= width= overflow= wrap-field= roles... preload=> */

@@ -16,6 +16,7 @@
 #include "dt_json.h"
 #include "outfile.h"
 #include "tmpl.h"
+#include "view.h"
 
 #define E(name, text)                                                                              \
     {                                                                                              \
@@ -142,6 +143,31 @@ static void test_file_template_partials_beside_then_incdirs(void **state)
     assert_string_equal(tp.deps[0], path);
     assert_non_null(strstr(tp.deps[1], "sub/a.mustache"));
     assert_non_null(strstr(tp.deps[2], "inc/b.mustache"));
+    json_decref(data);
+    tmpl_release(&tp);
+}
+
+/* A partial the check compiled is the one the render uses: read once (tp.texts: one per read). */
+static void test_partial_read_once_for_check_and_render(void **state)
+{
+    struct fx *f = *state;
+    write_file(f->dir, "t.mustache", "{{>p}}{{>p}}");
+    write_file(f->dir, "p.mustache", "P");
+    struct tmpl tp;
+    tmpl_init(&tp, &f->dg, NULL, 0);
+    char path[160];
+    snprintf(path, sizeof(path), "%s/t.mustache", f->dir);
+    assert_int_equal(tmpl_load(&tp, path), 0);
+    struct view_schema vs;
+    view_schema_init(&vs);
+    assert_int_equal(tmpl_check(&tp, vs.root, NULL, NULL), 0);
+    view_schema_release(&vs);
+    struct mus_options opt = {.strict = true};
+    json_t *data = json_object();
+    assert_int_equal(tmpl_render_json(&tp, data, &opt, &f->out), 0);
+    assert_string_equal(f->out.s, "PP");
+    assert_int_equal(tp.ntexts, 2); /* t.mustache, p.mustache */
+    assert_int_equal(tp.ndeps, 2);
     json_decref(data);
     tmpl_release(&tp);
 }
@@ -289,6 +315,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_builtin_with_partials_overridden_by_incdir, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_file_template_partials_beside_then_incdirs, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_partial_read_once_for_check_and_render, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_unreadable_partial_is_io, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_template_is_io, setup, teardown),
