@@ -12,6 +12,7 @@
 
 #include "regc/attr.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -359,6 +360,26 @@ static const char *base_effect_not_own(struct arena *a, const struct model_field
 }
 
 /*
+ * A derivedFrom as -t svd writes it: each character the reader makes '_' in a name (svd-name:
+ * what is not [A-Za-z0-9_]) made '_' but the path's dots and a list's "%s" or "[%s]", so that it
+ * names the element by the name it is written by (UART+%s, read as the list UART_%s: UART_%s).
+ * NULL stays NULL.
+ */
+static const char *written_ref(struct arena *a, const char *from)
+{
+    char *s = NULL;
+    for (size_t i = 0; from && from[i]; i++) {
+        char c = from[i];
+        if (isalnum((unsigned char)c) || c == '_' || c == '.' || c == '%' || c == '[' || c == ']')
+            continue;
+        if (!s)
+            s = arena_strdup(a, from);
+        s[i] = '_';
+    }
+    return s ? s : from;
+}
+
+/*
  * Does the derivedFrom of field 'f' name a field from where -t svd writes it (model_tree.h,
  * 'tree')? A copy's may not: TMR.C.R.G's 'R.F', looked up from cluster C, names nothing from
  * TMR.R2, a register derived from C.R that is written with its fields, G among them. Such a
@@ -386,7 +407,7 @@ static struct dt *field_obj(struct arena *a, const struct derive_tree *tree,
     struct dt *o = dt_obj(a);
     SET(a, o, "name", dt_str(a, name));
     SET(a, o, "desc", str_or_null(a, f->desc));
-    SET(a, o, "derived_from", str_or_null(a, field_derived_from(a, tree, f)));
+    SET(a, o, "derived_from", str_or_null(a, written_ref(a, field_derived_from(a, tree, f))));
     SET(a, o, "lsb", dt_int(a, f->lsb));
     SET(a, o, "msb", dt_int(a, f->msb));
     effects(a, o, f);
@@ -519,7 +540,8 @@ static struct dt *reg_obj(struct arena *a, const struct derive_tree *tree,
     SET(a, o, "name", dt_str(a, name));
     SET(a, o, "display_name", str_or_null(a, x->display_name));
     SET(a, o, "desc", str_or_null(a, r->desc));
-    SET(a, o, "derived_from", str_or_null(a, derived_from_written(r) ? x->derived_from : NULL));
+    SET(a, o, "derived_from",
+        str_or_null(a, derived_from_written(r) ? written_ref(a, x->derived_from) : NULL));
     const char *alt = model_reg_own_alternate(r);
     /* alternateGroup or alternateRegister (the schema's choice): the SVD reader takes the group
      * as the alternate when no register is named */
@@ -734,7 +756,8 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
     SET(a, o, "name", dt_str_ref(a, run->n > 1 ? c->written_name : name));
     const char *desc = c->desc ? c->desc : run->n > 1 ? cluster_array_name(a, c) : c->name;
     SET(a, o, "desc", dt_str(a, desc));
-    SET(a, o, "derived_from", str_or_null(a, written_whole(c) ? NULL : c->derived_from));
+    SET(a, o, "derived_from",
+        str_or_null(a, written_whole(c) ? NULL : written_ref(a, c->derived_from)));
     SET(a, o, "alternate", str_or_null(a, c->alternate));
     SET(a, o, "header_struct", str_or_null(a, c->header_struct));
     const char **names = model_reg_ext(r)->index_names;
@@ -1032,7 +1055,7 @@ static struct dt *peripheral(struct arena *a, const struct model_block *b,
                                                            : first_written(a, b);
     SET(a, o, "name", dt_str(a, name));
     SET(a, o, "dim", dim);
-    SET(a, o, "derived_from", str_or_null(a, derived));
+    SET(a, o, "derived_from", str_or_null(a, written_ref(a, derived)));
     SET(a, o, "version", str_or_null(a, inst ? inst->version : NULL));
     const char *desc = inst && inst->desc ? inst->desc
                        : first            ? (b->desc ? b->desc : b->title)

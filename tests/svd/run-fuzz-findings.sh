@@ -6,8 +6,11 @@
 #     derivedFrom 'R.F' names nothing from TMR: -t svd writes the copy without it (C.R's G keeps
 #     it), says so (svd-out-dropped), and what it writes reads back without an error, to the same
 #     fields (G read-only, F's access, in both registers);
-#   - fuzz-list-repaired.svd: the list TIM.ER[%s] is read as TIM_ER0 and TIM_ER1 (names made C
-#     identifiers): -t svd writes TIM_ER1 derived from TIM_ER0, at 0x40000100, and reads back;
+#   - fuzz-list-repaired.svd: lists whose names are no C identifiers (svd-name): TIM.ER[%s] read
+#     as TIM_ER0, TIM_ER1 is written as the array TIM_ER[%s]; 1T[%s], read as _1T0, _1T1, which
+#     no repair of the list's name makes, one each, _1T1 derived from _1T0; SPI+%s, derived from
+#     UART+%s, as SPI_%s derived from UART_%s, both lists; it reads back to the same peripherals
+#     at the same addresses, each with its registers;
 #   - fuzz-set-values-lost.svd: SEL's set, derived from ModeE, lost its one value of its own (too
 #     wide for SEL's bit): -t regspec writes it without its derived-from (which would give it
 #     ModeE's values, Auto too wide again), says so (regspec-out-dropped), and the regspec loads
@@ -82,16 +85,28 @@ read_back list-repaired "$spec"
 python3 -c '
 import sys, xml.etree.ElementTree as ET
 for p in ET.parse(sys.argv[1]).iter("peripheral"):
-    print(p.findtext("name"), p.get("derivedFrom"), p.findtext("baseAddress"))' \
+    print(p.findtext("name"), p.get("derivedFrom"), p.findtext("dim"), p.findtext("baseAddress"))' \
     "$tmp/list-repaired.svd" >"$tmp/got"
-printf 'TIM_ER0 None 0x40000000\nTIM_ER1 TIM_ER0 0x40000100\n' >"$tmp/want"
-tap_diff "list-repaired: TIM_ER1 written derived from TIM_ER0, the name it is written by" \
+cat >"$tmp/want" <<'WANT'
+TIM_ER[%s] None 2 0x40000000
+_1T0 None None 0x40001000
+_1T1 _1T0 None 0x40001100
+UART_%s None 2 0x40002000
+SPI_%s UART_%s 2 0x40003000
+WANT
+tap_diff "list-repaired: the peripherals -t svd writes: names, derivedFrom, dim, base" \
     "$tmp/want" "$tmp/got"
 cat >"$tmp/want" <<'WANT'
+SPI_0.DATA.DATA [31:0] read-write
+SPI_1.DATA.DATA [31:0] read-write
 TIM_ER0.CTL.CTL [31:0] read-write
 TIM_ER1.CTL.CTL [31:0] read-write
+UART_0.DATA.DATA [31:0] read-write
+UART_1.DATA.DATA [31:0] read-write
+_1T0.CNT.CNT [31:0] read-write
+_1T1.CNT.CNT [31:0] read-write
 WANT
-svd_json_facts "both peripherals' register" "list-repaired read back" "$tmp/list-repaired.svd"
+svd_json_facts "every peripheral's register" "list-repaired read back" "$tmp/list-repaired.svd"
 
 # fuzz-set-values-lost.svd
 spec=tests/svd/fuzz-set-values-lost.svd
