@@ -1866,6 +1866,12 @@ static void read_cpu(struct builder *b, struct model_device *dev, const struct s
     c->vtor = boolean(n, SVD_T_VTOR);
     c->vendor_systick = boolean(n, SVD_T_SYSTICK);
     c->has_nvic_bits = number(b, n, SVD_T_NVIC_BITS, &c->nvic_prio_bits);
+    if (c->has_nvic_bits && c->nvic_prio_bits > MODEL_NVIC_BITS_MAX) {
+        diag_report(b->dg, DIAG_BAD_NUMBER, tpos(n, SVD_T_NVIC_BITS),
+                    "<nvicPrioBits> %" PRIu64 " of cpu '%s' is out of range (at most %d)",
+                    c->nvic_prio_bits, c->name ? c->name : "", MODEL_NVIC_BITS_MAX);
+        c->has_nvic_bits = false;
+    }
     c->pos = n->pos;
     dev->cpu = c;
 }
