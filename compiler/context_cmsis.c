@@ -982,7 +982,8 @@ static int cmp_src(const void *pa, const void *pb)
  * as the blocks were laid out, before any enum's (claim_enum_name). */
 static void write_sections(struct cmsis *c, struct dt *macros[2], struct dt *enums[2])
 {
-    qsort(c->srcs, c->nsrcs, sizeof(*c->srcs), cmp_src);
+    if (c->nsrcs) /* none where no peripheral has a register: srcs is NULL, qsort's undefined */
+        qsort(c->srcs, c->nsrcs, sizeof(*c->srcs), cmp_src);
     const struct model_block *grouped = NULL;
     for (size_t i = 0; i < c->nsrcs; i++) {
         const struct section_src *s = &c->srcs[i];

@@ -105,16 +105,28 @@ static void cite_attrs(struct arena *a, struct el *e, const struct model_cite *c
     attr(a, e, "cite", c->cite);
 }
 
+/* Is 'n' a derived enumeration set that holds no value where its base holds some? An SVD file's
+ * set whose own values were all dropped (svd-value-too-wide): read back with its derived-from, it
+ * would take its base's values, which it does not have (-t svd's written_base says the same). */
+static bool set_values_lost(struct derive_ref n)
+{
+    if (n.kind != DERIVE_ENUMS)
+        return false;
+    const struct model_enum_set *s = n.obj;
+    return s->base && !model_set_has_values(n.ctx, s->usage) &&
+           model_set_has_values(s->base_field, s->base->usage);
+}
+
 /* derived-from= of node 'n' as written, where it names a base in the spec as written (model_tree.h,
  * the lookup the loader checks it by): not a name a copy took along to a place where it names
- * nothing (a derived field's set, a derived register's field), which context_regspec_check says
- * it leaves out (regspec-out-dropped). */
+ * nothing (a derived field's set, a derived register's field), nor that of a set that lost its
+ * values (set_values_lost): context_regspec_check says what it leaves out (regspec-out-dropped). */
 static bool derived_attr(struct arena *a, struct el *e, const struct derive_tree *t,
                          struct derive_ref n)
 {
     struct srcpos pos;
     const char *from = model_tree_derived_from(n, &pos);
-    if (!from || model_tree_base(t, n).kind == DERIVE_NONE)
+    if (!from || model_tree_base(t, n).kind == DERIVE_NONE || set_values_lost(n))
         return false;
     attr(a, e, "derived-from", from);
     return true;
@@ -840,21 +852,30 @@ struct dropped {
 static void report_dropped(void *ctx, struct derive_ref n)
 {
     struct dropped *d = ctx;
-    if (model_tree_base(&d->t, n).kind != DERIVE_NONE)
+    bool lost = set_values_lost(n);
+    if (model_tree_base(&d->t, n).kind != DERIVE_NONE && !lost)
         return;
     struct srcpos pos;
     const char *from = model_tree_derived_from(n, &pos);
     struct buf what = BUF_INIT;
     model_tree_describe(n, &what);
-    const struct model_field *f = n.kind == DERIVE_FIELD ? n.obj : n.kind == DERIVE_ENUMS ? n.ctx : NULL;
+    const struct model_field *f = n.kind == DERIVE_FIELD   ? n.obj
+                                  : n.kind == DERIVE_ENUMS ? n.ctx
+                                                           : NULL;
     if (f) /* a copy's place: it is written at its base's */
         buf_addf(&what, " of register '%s'", f->reg->name);
-    diag_report(d->dg, DIAG_REGSPEC_OUT_DROPPED, pos.line ? pos : model_tree_pos(n),
-                "%s is written without its derived-from '%s': it names no %s in the regspec "
-                "-t regspec writes",
-                what.s, from,
-                n.kind == DERIVE_REG || n.kind == DERIVE_CLUSTER ? "register or cluster"
-                                                                 : model_tree_kind_word(n));
+    if (lost)
+        diag_report(d->dg, DIAG_REGSPEC_OUT_DROPPED, pos.line ? pos : model_tree_pos(n),
+                    "%s is written without its derived-from '%s': it holds no value, where its "
+                    "base holds some",
+                    what.s, from);
+    else
+        diag_report(d->dg, DIAG_REGSPEC_OUT_DROPPED, pos.line ? pos : model_tree_pos(n),
+                    "%s is written without its derived-from '%s': it names no %s in the regspec "
+                    "-t regspec writes",
+                    what.s, from,
+                    n.kind == DERIVE_REG || n.kind == DERIVE_CLUSTER ? "register or cluster"
+                                                                     : model_tree_kind_word(n));
     buf_release(&what);
 }
 

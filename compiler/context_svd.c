@@ -12,6 +12,7 @@
 
 #include "regc/attr.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -343,13 +344,55 @@ static const char *base_effect_not_own(struct arena *a, const struct model_field
     return NULL;
 }
 
-static struct dt *field_obj(struct arena *a, const struct model_field *f, const char *name)
+/*
+ * A derivedFrom as -t svd writes it: each character the reader makes '_' in a name (svd-name:
+ * what is not [A-Za-z0-9_]) made '_' but the path's dots and a list's "%s" or "[%s]", so that it
+ * names the element by the name it is written by (UART+%s, read as the list UART_%s: UART_%s).
+ * NULL stays NULL.
+ */
+static const char *written_ref(struct arena *a, const char *from)
+{
+    char *s = NULL;
+    for (size_t i = 0; from && from[i]; i++) {
+        char c = from[i];
+        if (isalnum((unsigned char)c) || c == '_' || c == '.' || c == '%' || c == '[' || c == ']')
+            continue;
+        if (!s)
+            s = arena_strdup(a, from);
+        s[i] = '_';
+    }
+    return s ? s : from;
+}
+
+/*
+ * Does the derivedFrom of field 'f' name a field from where -t svd writes it (model_tree.h,
+ * 'tree')? A copy's may not: TMR.C.R.G's 'R.F', looked up from cluster C, names nothing from
+ * TMR.R2, a register derived from C.R that is written with its fields, G among them. Such a
+ * field is written without its derivedFrom (report_fields_unnamed); all of it is written.
+ */
+static bool field_base_named(const struct derive_tree *tree, const struct model_field *f)
+{
+    struct derive_ref n = model_tree_ref(DERIVE_FIELD, f, f->reg->block);
+    return model_tree_base(tree, n).kind != DERIVE_NONE;
+}
+
+/* The derivedFrom -t svd writes for field 'f', or NULL (base_effect_not_own, field_base_named). */
+static const char *field_derived_from(struct arena *a, const struct derive_tree *tree,
+                                      const struct model_field *f)
+{
+    const char *from = model_field_ext(f)->derived_from;
+    if (!from || base_effect_not_own(a, f) || !field_base_named(tree, f))
+        return NULL;
+    return from;
+}
+
+static struct dt *field_obj(struct arena *a, const struct derive_tree *tree,
+                            const struct model_field *f, const char *name)
 {
     struct dt *o = dt_obj(a);
     SET(a, o, "name", dt_str(a, name));
     SET(a, o, "desc", dt_str(a, f->desc));
-    SET(a, o, "derived_from",
-        dt_str(a, base_effect_not_own(a, f) ? NULL : model_field_ext(f)->derived_from));
+    SET(a, o, "derived_from", dt_str(a, written_ref(a, field_derived_from(a, tree, f))));
     SET(a, o, "lsb", dt_int(a, f->lsb));
     SET(a, o, "msb", dt_int(a, f->msb));
     effects(a, o, f);
@@ -358,7 +401,8 @@ static struct dt *field_obj(struct arena *a, const struct model_field *f, const 
 }
 
 /* The <field>s of 'r': reserved bits left out, "%s" lists written as one. */
-static struct dt *fields_list(struct arena *a, const struct model_reg *r)
+static struct dt *fields_list(struct arena *a, const struct derive_tree *tree,
+                              const struct model_reg *r)
 {
     struct dt *list = dt_list(a);
     for (size_t i = 0; i < r->nfields; i++) {
@@ -367,7 +411,7 @@ static struct dt *fields_list(struct arena *a, const struct model_reg *r)
             continue;
         const char *index = NULL;
         size_t n = field_run(a, r, i, &index);
-        struct dt *o = field_obj(a, f, n > 1 ? model_field_ext(f)->dim_of : f->name);
+        struct dt *o = field_obj(a, tree, f, n > 1 ? model_field_ext(f)->dim_of : f->name);
         struct dt *dim = dt_null();
         if (n > 1) {
             size_t k = i + 1; /* the list's second field: its step */
@@ -472,15 +516,17 @@ static bool derived_from_written(const struct model_reg *r)
 }
 
 /* 'addr': element 0's address relative to the peripheral's base. */
-static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char *name,
-                          struct dt *dim, uint64_t addr)
+static struct dt *reg_obj(struct arena *a, const struct derive_tree *tree,
+                          const struct model_reg *r, const char *name, struct dt *dim,
+                          uint64_t addr)
 {
     const struct model_reg_ext *x = model_reg_ext(r);
     struct dt *o = dt_obj(a);
     SET(a, o, "name", dt_str(a, name));
     SET(a, o, "display_name", dt_str(a, x->display_name));
     SET(a, o, "desc", dt_str(a, r->desc));
-    SET(a, o, "derived_from", dt_str(a, derived_from_written(r) ? x->derived_from : NULL));
+    SET(a, o, "derived_from",
+        dt_str(a, derived_from_written(r) ? written_ref(a, x->derived_from) : NULL));
     const char *alt = model_reg_own_alternate(r);
     /* alternateGroup or alternateRegister (the schema's choice): the SVD reader takes the group
      * as the alternate when no register is named */
@@ -505,7 +551,7 @@ static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char
         effects(a, own, whole);
     }
     SET(a, o, "whole", own);
-    struct dt *fields = whole ? dt_list(a) : fields_list(a, r);
+    struct dt *fields = whole ? dt_list(a) : fields_list(a, tree, r);
     SET(a, o, "fields", fields);
     SET(a, o, "has_fields", dt_bool(dt_len(fields) > 0));
     /* fields all reserved: one RESERVED field keeps them so (a register without fields is
@@ -522,6 +568,7 @@ static struct dt *reg_obj(struct arena *a, const struct model_reg *r, const char
 struct place {
     const struct model_instance *inst;
     uint64_t base;
+    const struct derive_tree *tree; /* the spec as -t svd writes it: where names lead */
 };
 
 static uint64_t reg_addr(const struct model_reg *r, const struct place *at, unsigned index)
@@ -567,7 +614,7 @@ static struct dt *reg_item(struct arena *a, const struct model_block *b, size_t 
             *i += n - 1;
         }
     }
-    return reg_obj(a, r, name, dim, reg_addr(r, at, 0));
+    return reg_obj(a, at->tree, r, name, dim, reg_addr(r, at, 0));
 }
 
 /* A cluster as written: one array when it is element 0 of an array the reader expanded. */
@@ -580,6 +627,7 @@ struct cluster_run {
 
 struct item_maker {
     struct arena *a;
+    const struct derive_tree *tree; /* where names lead (struct place) */
     const struct model_block *b;
     struct block_places places;
     struct dt **items;        /* per cluster of b (b->clusters order): its items list, once made */
@@ -610,8 +658,8 @@ static void drop_header_enums(json_t *reg, bool later)
 
 static void svd_reg_sig(void *ctx, const struct model_reg *r, bool later, struct buf *out)
 {
-    struct arena *a = ctx;
-    json_t *j = dt_to_json(reg_obj(a, r, local_name(r), dt_null(), r->address));
+    const struct item_maker *m = ctx;
+    json_t *j = dt_to_json(reg_obj(m->a, m->tree, r, local_name(r), dt_null(), r->address));
     drop_header_enums(j, later);
     char *text = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
     buf_adds(out, text ? text : "?");
@@ -647,7 +695,7 @@ static void find_runs(struct item_maker *m)
         const struct block_kids *k = p < m->b->nclusters ? &m->places.of[p] : &m->places.top;
         for (size_t i = 0; i < k->ncls;) {
             uint64_t stride = 0;
-            size_t n = cluster_array_run(&m->places, k, i, true, svd_reg_sig, m->a, &stride);
+            size_t n = cluster_array_run(&m->places, k, i, true, svd_reg_sig, m, &stride);
             const char *index = n > 1 ? run_index(m, k, i, n) : NULL;
             if (!index) {
                 i++;
@@ -685,7 +733,7 @@ static struct dt *cluster_obj(struct item_maker *m, const struct model_cluster *
     SET(a, o, "name", dt_str_ref(a, run->n > 1 ? c->written_name : name));
     const char *desc = c->desc ? c->desc : run->n > 1 ? cluster_array_name(a, c) : c->name;
     SET(a, o, "desc", dt_str(a, desc));
-    SET(a, o, "derived_from", dt_str(a, c->derived_from));
+    SET(a, o, "derived_from", dt_str(a, written_ref(a, c->derived_from)));
     SET(a, o, "alternate", dt_str(a, c->alternate));
     SET(a, o, "header_struct", dt_str(a, c->header_struct));
     const char **names = model_reg_ext(r)->index_names;
@@ -751,7 +799,7 @@ static struct dt *registers_list(struct arena *a, const struct model_block *b,
                                  const struct place *at)
 {
     struct dt *top = dt_list(a);
-    struct item_maker m = {.a = a, .b = b};
+    struct item_maker m = {.a = a, .tree = at->tree, .b = b};
     block_places_init(&m.places, b);
     m.items = arena_zalloc(a, (b->nclusters ? b->nclusters : 1) * sizeof(*m.items));
     m.runs = arena_zalloc(a, (b->nclusters + 1) * sizeof(*m.runs)); /* + 1: one not listed */
@@ -773,7 +821,8 @@ static struct dt *registers_list(struct arena *a, const struct model_block *b,
         /* a regspec array at uneven addresses: SVD has no form for it, one register each */
         for (unsigned k = 0; k < r->count; k++) {
             const char *name = arena_printf(a, "%s%u", local_name(r), r->first + k);
-            dt_push(a, list, item(a, NULL, reg_obj(a, r, name, dt_null(), reg_addr(r, at, k))));
+            dt_push(a, list,
+                    item(a, NULL, reg_obj(a, at->tree, r, name, dt_null(), reg_addr(r, at, k))));
         }
     }
     block_places_release(&m.places);
@@ -790,9 +839,10 @@ static bool has_ats(const struct model_block *b)
 }
 
 /* The instance's base, or 0 when some register of it lies below (an <at> address). */
-static struct place place_of(const struct model_block *b, const struct model_instance *inst)
+static struct place place_of(const struct derive_tree *tree, const struct model_block *b,
+                             const struct model_instance *inst)
 {
-    struct place at = {inst, inst && inst->has_base ? inst->base : 0};
+    struct place at = {inst, inst && inst->has_base ? inst->base : 0, tree};
     for (size_t i = 0; i < b->nregs && at.base; i++)
         for (unsigned k = 0; k < b->regs[i]->count; k++)
             if (model_reg_address(b->regs[i], inst, k) < at.base)
@@ -829,13 +879,6 @@ static struct dt *address_blocks(struct arena *a, const struct model_block *b)
         dt_push(a, list, o);
     }
     return list;
-}
-
-/* The name of the block's first instance as written: its list's when it is an element of one. */
-static const char *first_written(const struct model_block *b)
-{
-    const struct model_instance *in = b->instances[0];
-    return in->dim_of ? in->dim_of : in->name;
 }
 
 /* Do instances 'p' and 'q' say the same but their name and base (two elements of one list)? */
@@ -903,6 +946,17 @@ static size_t written_run(struct arena *a, const struct model_block *b, size_t i
                           const char **index, uint64_t *incr)
 {
     return has_ats(b) ? 0 : inst_run(a, b, i, index, incr);
+}
+
+/* The name of the block's first instance as written: its list's when it is written as element 0
+ * of one (written_run), else its own (a list whose names were repaired, TIM.ER[%s] to TIM_ER0,
+ * is written one peripheral each: its name as written would name none). */
+static const char *first_written(struct arena *a, const struct model_block *b)
+{
+    const struct model_instance *in = b->instances[0];
+    const char *index = NULL;
+    uint64_t incr = 0;
+    return in->dim_of && written_run(a, b, 0, &index, &incr) ? in->dim_of : in->name;
 }
 
 /* The model_prop bits some register of 'b' takes from its peripheral (access: some field). */
@@ -974,10 +1028,10 @@ static struct dt *peripheral(struct arena *a, const struct model_block *b,
     const char *derived = inst && inst->derived_from       ? inst->derived_from
                           : first                          ? NULL
                           : b->type_of && inst->index == 0 ? b->type_of->name
-                                                           : first_written(b);
+                                                           : first_written(a, b);
     SET(a, o, "name", dt_str(a, name));
     SET(a, o, "dim", dim);
-    SET(a, o, "derived_from", dt_str(a, derived));
+    SET(a, o, "derived_from", dt_str(a, written_ref(a, derived)));
     SET(a, o, "version", dt_str(a, inst ? inst->version : NULL));
     const char *desc = inst && inst->desc ? inst->desc
                        : first            ? (b->desc ? b->desc : b->title)
@@ -1073,6 +1127,9 @@ static struct dt *device_obj(struct arena *a, const struct model_spec *s)
 
 struct dt *context_svd(struct arena *a, const struct model_spec *s)
 {
+    struct derive_index names;
+    derive_index_init(&names);
+    struct derive_tree tree = model_tree(s, &names);
     struct dt *o = dt_obj(a);
     SET(a, o, "device", device_obj(a, s));
     struct dt *periphs = dt_list(a);
@@ -1080,14 +1137,14 @@ struct dt *context_svd(struct arena *a, const struct model_spec *s)
         const struct model_block *b = s->blocks[i];
         bool own = has_ats(b); /* each instance's registers at their own addresses */
         if (!b->ninstances) {
-            struct place at = place_of(b, NULL);
+            struct place at = place_of(&tree, b, NULL);
             struct dt *regs = registers_list(a, b, &at);
             dt_push(a, periphs, peripheral(a, b, NULL, b->name, dt_null(), regs, true, at.base));
         }
         bool first_list = false; /* the block's first peripheral is written as a <dim> list */
         for (size_t k = 0; k < b->ninstances; k++) {
             const struct model_instance *in = b->instances[k];
-            struct place at = place_of(b, in);
+            struct place at = place_of(&tree, b, in);
             const char *index = NULL;
             uint64_t incr = 0;
             size_t n = written_run(a, b, k, &index, &incr);
@@ -1104,6 +1161,7 @@ struct dt *context_svd(struct arena *a, const struct model_spec *s)
         }
     }
     SET(a, o, "peripherals", periphs);
+    derive_index_release(&names);
     return o;
 }
 
@@ -1219,12 +1277,15 @@ static void report_regs_whole(struct diag *dg, const struct model_spec *s)
         }
 }
 
-/* A field written without its derivedFrom (base_effect_not_own), said at its derived-from=; the
- * fields of a copy a derived cluster took are not written (left_to_reader). */
+/* A field written without its derivedFrom (base_effect_not_own, field_base_named), said at its
+ * derived-from=; the fields of a copy a derived cluster took are not written (left_to_reader). */
 static void report_fields_whole(struct diag *dg, const struct model_spec *s)
 {
     struct arena a;
     arena_init(&a);
+    struct derive_index names;
+    derive_index_init(&names);
+    struct derive_tree tree = model_tree(s, &names);
     for (size_t i = 0; i < s->nblocks; i++)
         for (size_t k = 0; k < s->blocks[i]->nregs; k++) {
             const struct model_reg *r = s->blocks[i]->regs[k];
@@ -1238,8 +1299,16 @@ static void report_fields_whole(struct diag *dg, const struct model_spec *s)
                                 "field '%s' of register '%s' is written without its derivedFrom "
                                 "'%s': read back, it would take %s of '%s', which it does not have",
                                 f->name, r->name, x->derived_from, effect, x->base_field->name);
+                else if (x->derived_from && !field_skipped(f) && !field_base_named(&tree, f))
+                    diag_report(dg, DIAG_SVD_OUT_DROPPED,
+                                x->derived_pos.line ? x->derived_pos : f->pos,
+                                "field '%s' of register '%s' is written whole, without its "
+                                "derivedFrom '%s': it names no field from there in the file -t "
+                                "svd writes",
+                                f->name, r->name, x->derived_from);
             }
         }
+    derive_index_release(&names);
     arena_release(&a);
 }
 

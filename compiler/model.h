@@ -545,6 +545,8 @@ struct model_instance {
 #define MODEL_DIM_MAX 65536
 /* The largest interrupt number: CMSIS's IRQn_Type is an int. */
 #define MODEL_IRQ_MAX 0x7FFFFFFF
+/* The most priority bits an NVIC has: its priority registers hold 8 bits an interrupt. */
+#define MODEL_NVIC_BITS_MAX 8
 
 /* An SVD register in an <alternateGroup>: svdconv names it REG_GROUP in the CMSIS header. */
 struct model_alt_group {

@@ -33,6 +33,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -223,7 +224,9 @@ struct dim {
     unsigned first;
 };
 
-/* The "A,B,C" form of <dimIndex> into v[0, count); the number of names it gives. */
+/* The "A,B,C" form of <dimIndex> into v[0, count); the number of names it gives, or UINT_MAX
+ * when one is empty (",B": CMSIS-SVD's dimIndexType has none, and an array's element would have
+ * no name of its own). */
 static unsigned dim_list(struct builder *b, const char *s, const char **v, unsigned count)
 {
     unsigned k = 0;
@@ -234,6 +237,8 @@ static unsigned dim_list(struct builder *b, const char *s, const char **v, unsig
             p++, len--;
         while (len && p[len - 1] == ' ')
             len--;
+        if (!len)
+            return UINT_MAX;
         if (k < count)
             v[k] = arena_strndup(b->a, p, len);
         k++;
@@ -368,6 +373,35 @@ static const char *substitute(struct arena *a, const char *name, const char *ind
     memcpy(r + head, index, len);
     memcpy(r + head + len, at + cut, tail + 1);
     return r;
+}
+
+/*
+ * A list's name as its elements are named: what c_identifier() makes '_' in an element's name
+ * made '_' around the "%s" or "[%s]" ("TIM.ER[%s]": "TIM_ER[%s]", elements TIM_ER0...), so the
+ * outputs find the elements' names in it and write them as the list (-t svd); 'name' itself when
+ * no character needs it. One the elements' names do not fit (a leading digit or a keyword made
+ * them longer) leaves them written one each.
+ */
+static const char *dim_pattern(struct arena *a, const char *name)
+{
+    const char *at = strstr(name, "[%s]");
+    size_t cut = 4;
+    if (!at)
+        at = strstr(name, "%s"), cut = 2;
+    size_t skip = at ? (size_t)(at - name) : SIZE_MAX;
+    char *s = NULL;
+    for (size_t i = 0; name[i]; i++) {
+        if (i == skip) {
+            i += cut - 1;
+            continue;
+        }
+        if (isalnum((unsigned char)name[i]) || name[i] == '_')
+            continue;
+        if (!s)
+            s = arena_strdup(a, name);
+        s[i] = '_';
+    }
+    return s ? s : name;
 }
 
 /* ---------------------------------------------------------------- properties */
@@ -808,8 +842,9 @@ static void read_field(struct builder *b, struct model_reg *r, const struct svd_
         unsigned off = (unsigned)(d.incr * i);
         add_field(b, r, n, substitute(b->a, name_of(n), d.index[i]), msb + off, lsb + off, p, cap);
     }
+    const char *pattern = dim_pattern(b->a, name_of(n)); /* one for the list: compared by address */
     for (size_t k = before; k < r->nfields; k++)
-        model_field_ext_set(b->a, r->fields[k])->dim_of = name_of(n);
+        model_field_ext_set(b->a, r->fields[k])->dim_of = pattern;
 }
 
 static struct model_field *gap_field(struct builder *b, struct model_reg *r, unsigned msb,
@@ -1171,10 +1206,11 @@ static void read_reg(struct builder *b, const struct svd_node *n, const struct p
             array_reg(b, n, offset, &p, at, dim ? &d : NULL, cap);
         return;
     }
+    const char *pattern = dim_pattern(b->a, name_of(n));
     for (unsigned i = 0; i < d.count && may_make(b, n->pos); i++) {
         struct model_reg *r = new_reg(b, n, substitute(b->a, name_of(n), d.index[i]),
                                       at->offset + offset + d.incr * i, &p, at, &d);
-        model_reg_ext_set(b->a, r)->dim_of = name_of(n);
+        model_reg_ext_set(b->a, r)->dim_of = pattern;
         reg_fields(b, r, n, &p);
         add_reg(b, r, cap);
     }
@@ -1710,12 +1746,13 @@ static void read_periph(struct builder *b, struct svd_node *n, const struct prop
         made_as(b, n, blk, &p); /* a peripheral derived from this one shares the block too */
     }
     size_t first = blk->ninstances;
+    const char *pattern = dim ? dim_pattern(b->a, name_of(n)) : NULL;
     for (unsigned i = 0; i < d.count; i++) {
         add_instance(b, blk, n, dim ? &d : NULL,
                      dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n), base + d.incr * i,
                      irqs);
-        if (dim) /* -t svd and -t regspec write the list as it was written */
-            blk->instances[blk->ninstances - 1]->dim_of = name_of(n);
+        if (dim) /* -t svd and -t regspec write the list as it was written (its name repaired) */
+            blk->instances[blk->ninstances - 1]->dim_of = pattern;
     }
     if (blk->ninstances > first)
         made_of(b, n)->first = blk->instances[first];
@@ -1829,6 +1866,12 @@ static void read_cpu(struct builder *b, struct model_device *dev, const struct s
     c->vtor = boolean(n, SVD_T_VTOR);
     c->vendor_systick = boolean(n, SVD_T_SYSTICK);
     c->has_nvic_bits = number(b, n, SVD_T_NVIC_BITS, &c->nvic_prio_bits);
+    if (c->has_nvic_bits && c->nvic_prio_bits > MODEL_NVIC_BITS_MAX) {
+        diag_report(b->dg, DIAG_BAD_NUMBER, tpos(n, SVD_T_NVIC_BITS),
+                    "<nvicPrioBits> %" PRIu64 " of cpu '%s' is out of range (at most %d)",
+                    c->nvic_prio_bits, c->name ? c->name : "", MODEL_NVIC_BITS_MAX);
+        c->has_nvic_bits = false;
+    }
     c->pos = n->pos;
     dev->cpu = c;
 }

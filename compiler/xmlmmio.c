@@ -50,7 +50,8 @@ struct model_device_cpu *xl_load_core(struct loader *ld, const struct xl_elem *n
     c->icache = xl_get_bool(ld, n, "icache");
     c->dcache = xl_get_bool(ld, n, "dcache");
     c->vtor = xl_get_bool(ld, n, "vtor");
-    c->has_nvic_bits = xl_get_num_max(ld, n, "nvic-prio-bits", 8, &c->nvic_prio_bits);
+    c->has_nvic_bits =
+        xl_get_num_max(ld, n, "nvic-prio-bits", MODEL_NVIC_BITS_MAX, &c->nvic_prio_bits);
     c->vendor_systick = xl_get_bool(ld, n, "vendor-systick");
     c->pos = xl_pos_of(ld, n);
     return c;

@@ -36,7 +36,7 @@ set -u
 cd "$(dirname "$0")/../.."
 : "${FUZZ_SECONDS:=60}" "${FUZZ_CC:=clang}" "${BUILD:=build}" "${FUZZ_TIMEOUT:=1}" "${FUZZ_FORK:=0}"
 : "${FUZZ_PREBUILT:=}" "${FUZZ_TIMER:=/usr/bin/time}" "${FUZZ_RUNS:=0}"
-targets=${FUZZ_TARGETS:-"compile xmlload expr mustache render event cmdline num"}
+targets=${FUZZ_TARGETS:-"compile xmlload svd expr mustache render event cmdline num"}
 top=$PWD
 status=0
 
@@ -66,7 +66,8 @@ for t in $targets; do
     scratch=$(mktemp -d)
     mkdir -p "$scratch/new" "$scratch/run" "$found/load"
     opts=(-timeout="$FUZZ_TIMEOUT" -max_len=8192 -print_final_stats=1)
-    [ "$t" = mustache ] && opts+=(-dict="$top/tests/fuzz/mustache.dict")
+    # a target's dictionary, tests/fuzz/TARGET.dict, where it has one (mustache, svd)
+    [ -f "$top/tests/fuzz/$t.dict" ] && opts+=(-dict="$top/tests/fuzz/$t.dict")
     [ "$FUZZ_FORK" -gt 0 ] && opts+=(-fork="$FUZZ_FORK" -ignore_timeouts=0)
     execs=0 slowest=0 under_load=() verdict=""
     end=$((SECONDS + FUZZ_SECONDS))

@@ -2,6 +2,8 @@
 #
 #   build-fuzz/fuzz_compile    the whole compile: loader, checker, context, C header
 #   build-fuzz/fuzz_xmlload    the spec loader (one thread and pieces on two)
+#   build-fuzz/fuzz_svd        the CMSIS-SVD reader, the checker, and -t c, cmsis, cmsis-enum, svd
+#                              and regspec in memory, the last two read back
 #   build-fuzz/fuzz_expr       rule expressions: the compiler's parser, libregrt's evaluator
 #   build-fuzz/fuzz_mustache   the mustache parser and renderer
 #   build-fuzz/fuzz_render     `regc render`: a template and its JSON data
@@ -34,7 +36,7 @@ RUNTIME_SRCS := $(wildcard runtime/*.c) $(filter-out $(COMMON_FATAL_SRCS),$(COMM
 MUSTACHE_SRCS := compiler/mustache_parse.c compiler/mustache_render.c compiler/mustache_escape.c compiler/diag.c compiler/util.c \
 	compiler/dt.c compiler/mustache_check.c compiler/view.c compiler/view_schema.c $(COMMON_SRCS)
 EXPR_SRCS := runtime/desc.c runtime/num.c $(COMMON_SRCS)
-TARGETS := compile xmlload expr mustache render event cmdline num
+TARGETS := compile xmlload svd expr mustache render event cmdline num
 
 .PHONY: all
 all: $(TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
@@ -74,6 +76,9 @@ $(FUZZ_BUILD)/fuzz_compile: $(call obj,tests/fuzz/fuzz_compile.c $(COMPILER_SRCS
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
 
 $(FUZZ_BUILD)/fuzz_xmlload: $(call obj,tests/fuzz/fuzz_xmlload.c $(COMPILER_SRCS)) $(GEN_OBJS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
+
+$(FUZZ_BUILD)/fuzz_svd: $(call obj,tests/fuzz/fuzz_svd.c $(COMPILER_SRCS)) $(GEN_OBJS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LIBS)
 
 $(FUZZ_BUILD)/fuzz_expr: $(call obj,tests/fuzz/fuzz_expr.c $(EXPR_SRCS))

@@ -68,6 +68,7 @@ report() {
 
 fuzz compile 300 10
 fuzz xmlload 300 10
+fuzz svd 300 10 -dict="$top/tests/fuzz/svd.dict"
 fuzz expr 20000 10
 fuzz mustache 20000 20 -dict="$top/tests/fuzz/mustache.dict"
 fuzz render 5000 10
