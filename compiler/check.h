@@ -42,6 +42,9 @@ int check_spec_with(struct arena *a, struct diag *dg, struct model_spec *s,
 
 /* True when 's' is a C11, C23 or C++17 keyword (names check_names refuses). */
 bool check_is_keyword(const char *s);
+/* 'name' as a C identifier (svd-name's repair): 'name' itself when it is one; 'tail' (a name only
+ * ever written after "_"): a leading digit or a keyword kept. A copy is owned by 'a'. */
+const char *check_c_identifier(struct arena *a, const char *name, bool tail);
 /* True when 's' is a C identifier (a letter or '_', then letters, digits, '_'). */
 bool check_is_identifier(const char *s);
 

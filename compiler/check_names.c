@@ -150,6 +150,30 @@ bool check_is_keyword(const char *s)
     return false;
 }
 
+/*
+ * 'name' made a C identifier, as the SVD reader names what it reads (svd-name): what is not
+ * [A-Za-z0-9_] becomes '_', a leading digit gets a '_' before it, a keyword one after it.
+ */
+const char *check_c_identifier(struct arena *a, const char *name, bool tail)
+{
+    size_t n = 0;
+    while (isalnum((unsigned char)name[n]) || name[n] == '_')
+        n++;
+    /* most names are identifiers already: kept as they are, without a copy */
+    if (!name[n] && n && (tail || (!isdigit((unsigned char)name[0]) && !check_is_keyword(name))))
+        return name;
+    n += strlen(name + n);
+    char *s = arena_alloc(a, n + 3), *q = s;
+    if ((isdigit((unsigned char)name[0]) && !tail) || !name[0])
+        *q++ = '_';
+    for (size_t i = 0; i < n; i++)
+        *q++ = !isalnum((unsigned char)name[i]) && name[i] != '_' ? '_' : name[i];
+    *q = '\0';
+    if (check_is_keyword(s) && !tail)
+        *q++ = '_', *q = '\0';
+    return s;
+}
+
 static void check_bad_identifier(struct check_ctx *c, const char *kind, const char *name,
                                  struct srcpos pos)
 {

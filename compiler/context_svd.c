@@ -6,6 +6,8 @@
 #include "model_mmio.h"
 #include "model_tree.h"
 
+#include "buf.h"
+#include "check.h"
 #include "cluster_array.h"
 #include "svd_words.h"
 #include "util.h"
@@ -345,23 +347,41 @@ static const char *base_effect_not_own(struct arena *a, const struct model_field
 }
 
 /*
- * A derivedFrom as -t svd writes it: each character the reader makes '_' in a name (svd-name:
- * what is not [A-Za-z0-9_]) made '_' but the path's dots and a list's "%s" or "[%s]", so that it
- * names the element by the name it is written by (UART+%s, read as the list UART_%s: UART_%s).
- * NULL stays NULL.
+ * A derivedFrom as -t svd writes it: each part of the path named as the reader names what it
+ * reads (svd-name: check_c_identifier(): '_' for what is not [A-Za-z0-9_], '_' before a leading
+ * digit, after a keyword: 1CTL, int: _1CTL, int_), so that it names the element by the name it
+ * is written by; a list's part keeps its "%s" or "[%s]" (UART+%s, read as the list UART_%s:
+ * UART_%s). NULL stays NULL.
  */
 static const char *written_ref(struct arena *a, const char *from)
 {
-    char *s = NULL;
-    for (size_t i = 0; from && from[i]; i++) {
-        char c = from[i];
-        if (isalnum((unsigned char)c) || c == '_' || c == '.' || c == '%' || c == '[' || c == ']')
-            continue;
-        if (!s)
-            s = arena_strdup(a, from);
-        s[i] = '_';
+    if (!from)
+        return NULL;
+    struct buf b = BUF_INIT;
+    bool changed = false;
+    for (const char *p = from;;) {
+        const char *dot = strchr(p, '.');
+        size_t n = dot ? (size_t)(dot - p) : strlen(p);
+        const char *part = arena_strndup(a, p, n), *named = part;
+        if (strchr(part, '%')) { /* a list's name: its characters only, as dim_pattern() does */
+            char *s = arena_strdup(a, part);
+            for (char *q = s; *q; q++)
+                if (!isalnum((unsigned char)*q) && *q != '_' && *q != '%' && *q != '[' && *q != ']')
+                    *q = '_';
+            named = s;
+        } else {
+            named = check_c_identifier(a, part, false);
+        }
+        changed |= strcmp(named, part) != 0;
+        buf_addn(&b, named, strlen(named));
+        if (!dot)
+            break;
+        buf_addn(&b, ".", 1);
+        p = dot + 1;
     }
-    return s ? s : from;
+    const char *s = changed ? arena_strdup(a, b.s) : from;
+    buf_release(&b);
+    return s;
 }
 
 /*

@@ -174,30 +174,6 @@ static bool boolean(const struct svd_node *n, enum svd_text t)
 }
 
 /*
- * 'name' made a C identifier: what is not [A-Za-z0-9_] becomes '_', a
- * leading digit gets a '_' before it, a keyword one after it.
- */
-static const char *c_identifier(struct arena *a, const char *name, bool tail)
-{
-    size_t n = 0;
-    while (isalnum((unsigned char)name[n]) || name[n] == '_')
-        n++;
-    /* most names are identifiers already: kept as they are, without a copy */
-    if (!name[n] && n && (tail || (!isdigit((unsigned char)name[0]) && !check_is_keyword(name))))
-        return name;
-    n += strlen(name + n);
-    char *s = arena_alloc(a, n + 3), *q = s;
-    if ((isdigit((unsigned char)name[0]) && !tail) || !name[0])
-        *q++ = '_';
-    for (size_t i = 0; i < n; i++)
-        *q++ = !isalnum((unsigned char)name[i]) && name[i] != '_' ? '_' : name[i];
-    *q = '\0';
-    if (check_is_keyword(s) && !tail)
-        *q++ = '_', *q = '\0';
-    return s;
-}
-
-/*
  * The same, with a warning naming the change, for the 'kind' object written at 'pos'. An
  * enumeratedValue's name only ever follows "_V_" in C names: it may start with a digit or be
  * a keyword ("16MHz", "short").
@@ -205,7 +181,7 @@ static const char *c_identifier(struct arena *a, const char *name, bool tail)
 static const char *identifier(struct builder *b, const char *name, const char *kind,
                               struct srcpos pos)
 {
-    const char *s = c_identifier(b->a, name, strcmp(kind, "enumeratedValue") == 0);
+    const char *s = check_c_identifier(b->a, name, strcmp(kind, "enumeratedValue") == 0);
     if (s != name && strcmp(s, name) != 0)
         diag_report(b->dg, DIAG_SVD_NAME, pos,
                     "%s name '%s' is not a C identifier, or is a keyword: named '%s'", kind, name,
@@ -376,7 +352,7 @@ static const char *substitute(struct arena *a, const char *name, const char *ind
 }
 
 /*
- * A list's name as its elements are named: what c_identifier() makes '_' in an element's name
+ * A list's name as its elements are named: what check_c_identifier() makes '_' in an element's name
  * made '_' around the "%s" or "[%s]" ("TIM.ER[%s]": "TIM_ER[%s]", elements TIM_ER0...), so the
  * outputs find the elements' names in it and write them as the list (-t svd); 'name' itself when
  * no character needs it. One the elements' names do not fit (a leading digit or a keyword made
@@ -1045,7 +1021,7 @@ static void whole_field(struct builder *b, struct model_reg *r, const struct svd
                         const struct props *p, size_t *cap)
 {
     struct model_field *f = arena_zalloc(b->a, sizeof(*f));
-    f->name = c_identifier(b->a, substitute(b->a, name_of(n), ""), false);
+    f->name = check_c_identifier(b->a, substitute(b->a, name_of(n), ""), false);
     f->msb = r->width - 1;
     f->reg = r;
     f->pos = r->pos;
@@ -1923,7 +1899,7 @@ static struct model_spec *new_spec(struct builder *b, const char *path)
     if (!n->text[SVD_T_NAME])
         diag_report(b->dg, DIAG_SVD_MISSING, n->pos, "the device has no <name>");
     const char *name =
-        c_identifier(b->a, n->text[SVD_T_NAME] ? n->text[SVD_T_NAME] : "device", false);
+        check_c_identifier(b->a, n->text[SVD_T_NAME] ? n->text[SVD_T_NAME] : "device", false);
     s->name = name;
     s->prefix = name;
     s->version = 1;
