@@ -45,6 +45,9 @@ bool check_is_keyword(const char *s);
 /* 'name' as a C identifier (svd-name's repair): 'name' itself when it is one; 'tail' (a name only
  * ever written after "_"): a leading digit or a keyword kept. A copy is owned by 'a'. */
 const char *check_c_identifier(struct arena *a, const char *name, bool tail);
+/* The name of an SVD list ("TIM.ER[%s]") repaired as its elements' names are, its "%s" or
+ * "[%s]" kept ("TIM_ER[%s]"); 'name' itself when it needs nothing. A copy is owned by 'a'. */
+const char *check_list_identifier(struct arena *a, const char *name);
 /* True when 's' is a C identifier (a letter or '_', then letters, digits, '_'). */
 bool check_is_identifier(const char *s);
 

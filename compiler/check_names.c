@@ -8,6 +8,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 
 /* C11, C23 and C++17 keywords (and C++ alternative tokens), in strcmp order. */
@@ -172,6 +173,35 @@ const char *check_c_identifier(struct arena *a, const char *name, bool tail)
     if (check_is_keyword(s) && !tail)
         *q++ = '_', *q = '\0';
     return s;
+}
+
+/*
+ * An SVD list's name as its elements are named: what check_c_identifier() makes '_' in an
+ * element's name made '_' around the "%s" or "[%s]" ("TIM.ER[%s]": "TIM_ER[%s]", elements
+ * TIM_ER0...), so the outputs find the elements' names in it and write them as the list (-t svd);
+ * 'name' itself when no character needs it. One the elements' names do not fit (a leading digit
+ * or a keyword made them longer) leaves them written one each.
+ */
+const char *check_list_identifier(struct arena *a, const char *name)
+{
+    const char *at = strstr(name, "[%s]");
+    size_t cut = 4;
+    if (!at)
+        at = strstr(name, "%s"), cut = 2;
+    size_t skip = at ? (size_t)(at - name) : SIZE_MAX;
+    char *s = NULL;
+    for (size_t i = 0; name[i]; i++) {
+        if (i == skip) {
+            i += cut - 1;
+            continue;
+        }
+        if (isalnum((unsigned char)name[i]) || name[i] == '_')
+            continue;
+        if (!s)
+            s = arena_strdup(a, name);
+        s[i] = '_';
+    }
+    return s ? s : name;
 }
 
 static void check_bad_identifier(struct check_ctx *c, const char *kind, const char *name,

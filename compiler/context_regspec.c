@@ -105,16 +105,11 @@ static void cite_attrs(struct arena *a, struct el *e, const struct model_cite *c
     attr(a, e, "cite", c->cite);
 }
 
-/* Is 'n' a derived enumeration set that holds no value where its base holds some? An SVD file's
- * set whose own values were all dropped (svd-value-too-wide): read back with its derived-from, it
- * would take its base's values, which it does not have (-t svd's written_base says the same). */
+/* Is 'n' a derived enumeration set that lost its values (model_set_values_lost)? Read back with
+ * its derived-from, it would take its base's, which it does not have. */
 static bool set_values_lost(struct derive_ref n)
 {
-    if (n.kind != DERIVE_ENUMS)
-        return false;
-    const struct model_enum_set *s = n.obj;
-    return s->base && !model_set_has_values(n.ctx, s->usage) &&
-           model_set_has_values(s->base_field, s->base->usage);
+    return n.kind == DERIVE_ENUMS && model_set_values_lost(n.ctx, n.obj);
 }
 
 /* derived-from= of node 'n' as written, where it names a base in the spec as written (model_tree.h,

@@ -14,7 +14,6 @@
 
 #include "regc/attr.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,7 +190,7 @@ static const struct model_enum_set *written_base(const struct model_field *f,
     if (!s->derived_from || !s->base)
         return NULL;
     *own_values = !same_values(f, s, s->base_field, s->base);
-    return *own_values && !model_set_has_values(f, s->usage) ? NULL : s->base;
+    return model_set_values_lost(f, s) ? NULL : s->base;
 }
 
 /*
@@ -362,16 +361,9 @@ static const char *written_ref(struct arena *a, const char *from)
     for (const char *p = from;;) {
         const char *dot = strchr(p, '.');
         size_t n = dot ? (size_t)(dot - p) : strlen(p);
-        const char *part = arena_strndup(a, p, n), *named = part;
-        if (strchr(part, '%')) { /* a list's name: its characters only, as dim_pattern() does */
-            char *s = arena_strdup(a, part);
-            for (char *q = s; *q; q++)
-                if (!isalnum((unsigned char)*q) && *q != '_' && *q != '%' && *q != '[' && *q != ']')
-                    *q = '_';
-            named = s;
-        } else {
-            named = check_c_identifier(a, part, false);
-        }
+        const char *part = arena_strndup(a, p, n);
+        const char *named = strchr(part, '%') ? check_list_identifier(a, part)
+                                              : check_c_identifier(a, part, false);
         changed |= strcmp(named, part) != 0;
         buf_addn(&b, named, strlen(named));
         if (!dot)

@@ -303,6 +303,12 @@ bool model_set_has_values(const struct model_field *f, enum model_usage set)
     return model_set_default(f, set, fs.sets, fs.n) != NULL;
 }
 
+bool model_set_values_lost(const struct model_field *f, const struct model_enum_set *s)
+{
+    return s->base && !model_set_has_values(f, s->usage) &&
+           model_set_has_values(s->base_field, s->base->usage);
+}
+
 void model_field_set_derived_from(struct arena *a, struct model_field *f, const char *base,
                                   struct srcpos pos)
 {

@@ -107,5 +107,8 @@ const struct model_value *model_set_default(const struct model_field *f, enum mo
                                             const struct model_enum_set *const *sets, size_t n);
 /* Does f's set of usage 'set' (among model_field_sets) hold a value, or an isDefault one? */
 bool model_set_has_values(const struct model_field *f, enum model_usage set);
+/* Does derived set 's' of 'f' hold no value where its base holds some (its own all dropped,
+ * svd-value-too-wide)? Written with its derivedFrom, it would read back with its base's. */
+bool model_set_values_lost(const struct model_field *f, const struct model_enum_set *s);
 
 #endif

@@ -351,35 +351,6 @@ static const char *substitute(struct arena *a, const char *name, const char *ind
     return r;
 }
 
-/*
- * A list's name as its elements are named: what check_c_identifier() makes '_' in an element's name
- * made '_' around the "%s" or "[%s]" ("TIM.ER[%s]": "TIM_ER[%s]", elements TIM_ER0...), so the
- * outputs find the elements' names in it and write them as the list (-t svd); 'name' itself when
- * no character needs it. One the elements' names do not fit (a leading digit or a keyword made
- * them longer) leaves them written one each.
- */
-static const char *dim_pattern(struct arena *a, const char *name)
-{
-    const char *at = strstr(name, "[%s]");
-    size_t cut = 4;
-    if (!at)
-        at = strstr(name, "%s"), cut = 2;
-    size_t skip = at ? (size_t)(at - name) : SIZE_MAX;
-    char *s = NULL;
-    for (size_t i = 0; name[i]; i++) {
-        if (i == skip) {
-            i += cut - 1;
-            continue;
-        }
-        if (isalnum((unsigned char)name[i]) || name[i] == '_')
-            continue;
-        if (!s)
-            s = arena_strdup(a, name);
-        s[i] = '_';
-    }
-    return s ? s : name;
-}
-
 /* ---------------------------------------------------------------- properties */
 
 static const struct {
@@ -818,7 +789,7 @@ static void read_field(struct builder *b, struct model_reg *r, const struct svd_
         unsigned off = (unsigned)(d.incr * i);
         add_field(b, r, n, substitute(b->a, name_of(n), d.index[i]), msb + off, lsb + off, p, cap);
     }
-    const char *pattern = dim_pattern(b->a, name_of(n)); /* one for the list: compared by address */
+    const char *pattern = check_list_identifier(b->a, name_of(n)); /* one for the list: compared by address */
     for (size_t k = before; k < r->nfields; k++)
         model_field_ext_set(b->a, r->fields[k])->dim_of = pattern;
 }
@@ -1182,7 +1153,7 @@ static void read_reg(struct builder *b, const struct svd_node *n, const struct p
             array_reg(b, n, offset, &p, at, dim ? &d : NULL, cap);
         return;
     }
-    const char *pattern = dim_pattern(b->a, name_of(n));
+    const char *pattern = check_list_identifier(b->a, name_of(n));
     for (unsigned i = 0; i < d.count && may_make(b, n->pos); i++) {
         struct model_reg *r = new_reg(b, n, substitute(b->a, name_of(n), d.index[i]),
                                       at->offset + offset + d.incr * i, &p, at, &d);
@@ -1722,7 +1693,7 @@ static void read_periph(struct builder *b, struct svd_node *n, const struct prop
         made_as(b, n, blk, &p); /* a peripheral derived from this one shares the block too */
     }
     size_t first = blk->ninstances;
-    const char *pattern = dim ? dim_pattern(b->a, name_of(n)) : NULL;
+    const char *pattern = dim ? check_list_identifier(b->a, name_of(n)) : NULL;
     for (unsigned i = 0; i < d.count; i++) {
         add_instance(b, blk, n, dim ? &d : NULL,
                      dim ? substitute(b->a, name_of(n), d.index[i]) : name_of(n), base + d.incr * i,
